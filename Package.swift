@@ -1,0 +1,44 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "StageMix",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "stagemix", targets: ["stagemix"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // C at the edge: FFmpeg and libopus, behind StageMixMedia only.
+        .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg",
+                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
+        .systemLibrary(name: "COpus", path: "Sources/COpus", providers: [.apt(["libopus-dev"])]),
+
+        // Layout model and geometry: regions, tiles, fit. Pure Swift.
+        .target(name: "StageMixLayout", swiftSettings: swiftSettings),
+        // Capture model, stage timeline, composition plan, billing. Pure Swift, no FFmpeg.
+        .target(name: "StageMixCore", dependencies: ["StageMixLayout"], swiftSettings: swiftSettings),
+        // Owner types over FFmpeg and libopus objects; the only importer of CFFmpeg/COpus.
+        .target(name: "StageMixMedia", dependencies: ["CFFmpeg", "COpus"], swiftSettings: swiftSettings),
+        // Capture generator: scenario -> real media files + session.json.
+        .target(name: "StageMixSynth", dependencies: ["StageMixCore", "StageMixMedia"], swiftSettings: swiftSettings),
+        // Plan -> decode, composite, mix, encode, HLS.
+        .target(name: "StageMixPipeline", dependencies: ["StageMixCore", "StageMixMedia"], swiftSettings: swiftSettings),
+
+        .executableTarget(name: "stagemix", dependencies: [
+            "StageMixCore", "StageMixLayout", "StageMixMedia", "StageMixSynth", "StageMixPipeline",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ], swiftSettings: swiftSettings),
+
+        .testTarget(name: "StageMixLayoutTests", dependencies: ["StageMixLayout"], swiftSettings: swiftSettings),
+        .testTarget(name: "StageMixCoreTests", dependencies: ["StageMixCore", "StageMixLayout"], swiftSettings: swiftSettings),
+        .testTarget(name: "StageMixMediaTests", dependencies: ["StageMixMedia"], swiftSettings: swiftSettings),
+        .testTarget(name: "StageMixPipelineTests", dependencies: ["StageMixPipeline", "StageMixSynth", "StageMixCore", "StageMixMedia"], swiftSettings: swiftSettings),
+    ]
+)

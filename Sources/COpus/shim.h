@@ -1,0 +1,4 @@
+#ifndef COPUS_SHIM_H
+#define COPUS_SHIM_H
+#include <opus/opus.h>
+#endif

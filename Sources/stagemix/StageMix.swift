@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// The `stagemix` command: composes recorded livestream captures.
+@main
+struct StageMix: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stagemix",
+        abstract: "Compose recorded livestream captures into HLS, with stage timeline and billing reports.",
+        subcommands: []
+    )
+}
