@@ -1,0 +1,202 @@
+import Foundation
+
+/// Turns a parsed `session.json` into a `Capture`: structure and types first, then the event
+/// sequence's meaning (`EventSequenceValidator`). Problems accumulate in `walker`.
+struct ManifestDecoder {
+    var walker: ManifestWalker
+    let directory: URL
+    private let mediaPaths: MediaPathCheck
+
+    init(file: String, directory: URL) {
+        self.walker = ManifestWalker(file: file)
+        self.directory = directory
+        self.mediaPaths = MediaPathCheck(directory: directory)
+    }
+
+    /// The capture, or `nil` when the document is too broken to build one. Even when a capture is
+    /// returned, `walker.problems` may be non-empty and the caller must reject it.
+    mutating func decode(_ root: JSONValue) -> Capture? {
+        let path = JSONPath.root
+        guard let document = walker.object(root, at: path, expected: "a JSON object (the session manifest)") else { return nil }
+
+        let format = walker.field(document, "format", at: path, expected: "\"\(CaptureReader.formatIdentifier)\"", JSONConvert.string)
+        if let format, format != CaptureReader.formatIdentifier {
+            walker.problem(path.key("format"), expected: "\"\(CaptureReader.formatIdentifier)\"", found: JSONValue.string(format).summary)
+        }
+        let sessionId = walker.field(document, "sessionId", at: path, expected: "a non-empty string", JSONConvert.nonEmptyString)
+        let startedAt = walker.field(document, "startedAt", at: path,
+                                     expected: "an RFC 3339 UTC timestamp such as \"2026-11-20T18:00:00.000Z\"") {
+            JSONConvert.string($0).flatMap(RFC3339Timestamp.parseUTC)
+        }
+        let roles = document["roles"].flatMap { decodeRoles($0, at: path.key("roles")) }
+        let participants = decodeParticipants(document, at: path)
+        let tracks = decodeTracks(document, at: path, participantIds: Set(participants.map(\.id)))
+        let events = decodeEvents(document, at: path)
+
+        var validator = EventSequenceValidator(roles: roles, participants: participants, tracks: tracks)
+        validator.validate(events, eventsPath: path.key("events"), into: &walker)
+
+        guard let sessionId, let startedAt else { return nil }
+        return Capture(directory: directory, sessionId: sessionId, startedAt: startedAt, roles: roles,
+                       participants: participants, tracks: tracks,
+                       events: events.compactMap(\.event), warnings: walker.warnings)
+    }
+
+    // MARK: Roles and participants
+
+    private mutating func decodeRoles(_ value: JSONValue, at path: JSONPath) -> [String: Role]? {
+        guard let object = walker.object(value, at: path, expected: "an object mapping role names to { \"canPublish\": [...] }") else { return nil }
+        var roles: [String: Role] = [:]
+        for (name, value) in object.members {
+            let rolePath = path.key(name)
+            if name.isEmpty { walker.problem(rolePath, expected: "a non-empty role name", found: "an empty name") }
+            guard let role = walker.object(value, at: rolePath),
+                  let rights = walker.field(role, "canPublish", at: rolePath, expected: "an array", JSONConvert.array)
+            else { continue }
+            var canPublish = Set<PublishRight>()
+            for (i, right) in rights.enumerated() {
+                guard let parsed = walker.value(right, at: rolePath.key("canPublish").index(i),
+                                                expected: "\"audio\", \"video\" or \"screen\"",
+                                                JSONConvert.enumeration(PublishRight.self)) else { continue }
+                if !canPublish.insert(parsed).inserted {
+                    walker.problem(rolePath.key("canPublish").index(i), expected: "each right once", found: "\"\(parsed.rawValue)\" again")
+                }
+            }
+            roles[name] = Role(canPublish: canPublish)
+        }
+        return roles
+    }
+
+    private mutating func decodeParticipants(_ document: JSONObject, at root: JSONPath) -> [Participant] {
+        let path = root.key("participants")
+        guard let elements = walker.field(document, "participants", at: root, expected: "an array of participants", JSONConvert.array) else { return [] }
+        var participants: [Participant] = []
+        var firstIndex: [String: Int] = [:]
+        for (i, element) in elements.enumerated() {
+            let itemPath = path.index(i)
+            guard let object = walker.object(element, at: itemPath) else { continue }
+            let id = walker.field(object, "id", at: itemPath, expected: "a non-empty string", JSONConvert.nonEmptyString)
+            let name = walker.field(object, "name", at: itemPath, expected: "a string", JSONConvert.string)
+            guard let id else { continue }
+            if let first = firstIndex[id] {
+                walker.problem(itemPath.key("id"), expected: "a participant id not used before", found: "\"\(id)\", already the id of participants[\(first)]")
+                continue
+            }
+            firstIndex[id] = i
+            if let name { participants.append(Participant(id: id, name: name)) }
+        }
+        return participants
+    }
+
+    // MARK: Tracks
+
+    private mutating func decodeTracks(_ document: JSONObject, at root: JSONPath, participantIds: Set<String>) -> [Track] {
+        let path = root.key("tracks")
+        guard let elements = walker.field(document, "tracks", at: root, expected: "an array of tracks", JSONConvert.array) else { return [] }
+        var tracks: [Track] = []
+        var firstIndex: [String: Int] = [:]
+        for (i, element) in elements.enumerated() {
+            let itemPath = path.index(i)
+            guard let object = walker.object(element, at: itemPath) else { continue }
+            let id = walker.field(object, "id", at: itemPath, expected: "a non-empty string", JSONConvert.nonEmptyString)
+            if let id {
+                if let first = firstIndex[id] {
+                    walker.problem(itemPath.key("id"), expected: "a track id not used before", found: "\"\(id)\", already the id of tracks[\(first)]")
+                } else {
+                    firstIndex[id] = i
+                }
+            }
+            let participantId = walker.field(object, "participantId", at: itemPath, expected: "a participant id", JSONConvert.nonEmptyString)
+            if let participantId, !participantIds.contains(participantId) {
+                walker.problem(itemPath.key("participantId"), expected: "the id of a participant in $.participants", found: "\"\(participantId)\", which is not one")
+            }
+            let kind = walker.field(object, "kind", at: itemPath, expected: "\"video\" or \"audio\"", JSONConvert.enumeration(TrackKind.self))
+            let source = walker.field(object, "source", at: itemPath,
+                                      expected: "\"camera\", \"microphone\", \"screen_share\" or \"screen_share_audio\"",
+                                      JSONConvert.enumeration(TrackSource.self))
+            if let kind, let source, source.kind != kind {
+                walker.problem(itemPath.key("source"), expected: "a \(kind.rawValue) source (\(TrackSource.sources(of: kind)))",
+                               found: "\"\(source.rawValue)\", a \(source.kind.rawValue) source")
+            }
+            // Absent means 0: the session clock's zero. See docs/capture-format.md.
+            let startOffsetMs = walker.field(object, "startOffsetMs", at: itemPath, required: false,
+                                             expected: "an integer >= 0 (milliseconds)", JSONConvert.integer(atLeast: 0))
+
+            var layers: [TrackLayer] = []
+            var file: String?
+            switch kind {
+            case .video:
+                layers = decodeLayers(object, at: itemPath)
+                if object["file"] != nil {
+                    walker.problem(itemPath.key("file"), expected: "no \"file\" on a video track (its files are in \"layers\")", found: "a \"file\" member")
+                }
+            case .audio:
+                file = mediaFile(object, at: itemPath)
+                if object["layers"] != nil {
+                    walker.problem(itemPath.key("layers"), expected: "no \"layers\" on an audio track (it has a single \"file\")", found: "a \"layers\" member")
+                }
+            case nil:
+                break
+            }
+            if let id, let participantId, let kind, let source {
+                tracks.append(Track(id: id, participantId: participantId, kind: kind, source: source,
+                                    startOffsetMs: startOffsetMs ?? 0, layers: layers, file: file))
+            }
+        }
+        return tracks
+    }
+
+    private mutating func decodeLayers(_ track: JSONObject, at trackPath: JSONPath) -> [TrackLayer] {
+        guard let elements = walker.field(track, "layers", at: trackPath, expected: "a non-empty array of layers", JSONConvert.array) else { return [] }
+        let path = trackPath.key("layers")
+        if elements.isEmpty { walker.problem(path, expected: "a non-empty array of layers", found: "an empty array") }
+        var layers: [TrackLayer] = []
+        var firstIndex: [LayerQuality: Int] = [:]
+        for (i, element) in elements.enumerated() {
+            let itemPath = path.index(i)
+            guard let object = walker.object(element, at: itemPath) else { continue }
+            let quality = walker.field(object, "quality", at: itemPath, expected: "\"low\", \"medium\" or \"high\"", JSONConvert.enumeration(LayerQuality.self))
+            if let quality {
+                if let first = firstIndex[quality] {
+                    walker.problem(itemPath.key("quality"), expected: "a quality not used by another layer of this track",
+                                   found: "\"\(quality.rawValue)\", already the quality of layers[\(first)]")
+                } else {
+                    firstIndex[quality] = i
+                }
+            }
+            let width = walker.field(object, "width", at: itemPath, expected: "a positive integer (pixels)", JSONConvert.integer(atLeast: 1))
+            let height = walker.field(object, "height", at: itemPath, expected: "a positive integer (pixels)", JSONConvert.integer(atLeast: 1))
+            let file = mediaFile(object, at: itemPath)
+            let startOffsetMs = walker.field(object, "startOffsetMs", at: itemPath, required: false,
+                                             expected: "an integer >= 0 (milliseconds)", JSONConvert.integer(atLeast: 0))
+            if let quality, let width, let height, let file {
+                layers.append(TrackLayer(quality: quality, width: width, height: height, file: file, startOffsetMs: startOffsetMs))
+            }
+        }
+        return layers
+    }
+
+    /// A `file` member: a relative path that stays inside the capture directory.
+    private mutating func mediaFile(_ object: JSONObject, at path: JSONPath) -> String? {
+        guard let file = walker.field(object, "file", at: path, expected: "a path relative to the capture directory", JSONConvert.nonEmptyString) else { return nil }
+        if let violation = mediaPaths.violation(file) {
+            walker.problem(path.key("file"), expected: violation.expected, found: violation.found)
+            return nil
+        }
+        return file
+    }
+}
+
+extension TrackSource {
+    /// Camera and screen share are video; microphone and screen-share audio are audio.
+    var kind: TrackKind {
+        switch self {
+        case .camera, .screenShare: return .video
+        case .microphone, .screenShareAudio: return .audio
+        }
+    }
+
+    static func sources(of kind: TrackKind) -> String {
+        kind == .video ? "\"camera\" or \"screen_share\"" : "\"microphone\" or \"screen_share_audio\""
+    }
+}
