@@ -1,0 +1,65 @@
+internal import CFFmpeg
+
+/// An error from a media operation: a stable `code` to match on and a
+/// human-readable `message` naming the file or codec and FFmpeg's own text.
+public struct MediaError: Error, Sendable, CustomStringConvertible {
+    /// What kind of failure happened; compare against the static members.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        public let name: String
+        public init(_ name: String) { self.name = name }
+        public var description: String { name }
+
+        public static let openFailed = Code("openFailed")
+        public static let endOfFile = Code("endOfFile")
+        public static let unsupportedCodec = Code("unsupportedCodec")
+        public static let invalidArgument = Code("invalidArgument")
+        public static let invalidData = Code("invalidData")
+        public static let decodeFailed = Code("decodeFailed")
+        public static let encodeFailed = Code("encodeFailed")
+        public static let muxFailed = Code("muxFailed")
+        public static let seekFailed = Code("seekFailed")
+        public static let outOfMemory = Code("outOfMemory")
+    }
+
+    public let code: Code
+    public let message: String
+    /// The FFmpeg (negative AVERROR) or libopus return value, when there was one.
+    public let underlyingCode: Int32?
+
+    public init(_ code: Code, _ message: String, underlyingCode: Int32? = nil) {
+        self.code = code
+        self.message = message
+        self.underlyingCode = underlyingCode
+    }
+
+    public var description: String { "\(code): \(message)" }
+
+    public static func == (lhs: MediaError, rhs: Code) -> Bool { lhs.code == rhs }
+}
+
+extension MediaError {
+    /// Builds an error from an FFmpeg return value, appending av_strerror's text.
+    static func ffmpeg(_ code: Code, _ context: String, _ averror: Int32) -> MediaError {
+        MediaError(code, "\(context): \(ffmpegErrorText(averror))", underlyingCode: averror)
+    }
+
+    static func outOfMemory(_ what: String) -> MediaError {
+        MediaError(.outOfMemory, "cannot allocate \(what)")
+    }
+}
+
+/// FFmpeg's description of an AVERROR value (av_strerror).
+func ffmpegErrorText(_ averror: Int32) -> String {
+    var buffer = [CChar](repeating: 0, count: 256)
+    return buffer.withUnsafeMutableBufferPointer { buf in
+        _ = cff_av_err2str(averror, buf.baseAddress, buf.count)
+        return String(cString: buf.baseAddress!)
+    }
+}
+
+/// Throws a MediaError when an FFmpeg call returned a negative value; passes the value through otherwise.
+@discardableResult
+func ffCheck(_ ret: Int32, _ code: MediaError.Code, _ context: @autoclosure () -> String) throws(MediaError) -> Int32 {
+    if ret < 0 { throw MediaError.ffmpeg(code, context(), ret) }
+    return ret
+}

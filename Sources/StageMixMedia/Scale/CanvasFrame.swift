@@ -1,0 +1,71 @@
+internal import CFFmpeg
+
+/// The composition surface: a yuv420p picture with its own buffer
+/// (av_frame_get_buffer). Drawing calls make it writable first, so an encoder
+/// still holding a reference to the previous output never sees new pixels.
+public final class CanvasFrame: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<AVFrame>
+
+    public init(width: Int, height: Int) throws(MediaError) {
+        guard width > 0, height > 0, width % 2 == 0, height % 2 == 0 else {
+            throw MediaError(.invalidArgument, "canvas size \(width)x\(height) must be positive and even")
+        }
+        guard let f = av_frame_alloc() else { throw .outOfMemory("canvas frame") }
+        pointer = f
+        f.pointee.width = Int32(width)
+        f.pointee.height = Int32(height)
+        f.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+        f.pointee.color_range = AVCOL_RANGE_MPEG
+        f.pointee.colorspace = AVCOL_SPC_BT709
+        f.pointee.color_primaries = AVCOL_PRI_BT709
+        f.pointee.color_trc = AVCOL_TRC_BT709
+        try ffCheck(av_frame_get_buffer(f, 0), .outOfMemory, "canvas \(width)x\(height)")
+    }
+
+    deinit {
+        var p: UnsafeMutablePointer<AVFrame>? = pointer
+        av_frame_free(&p)
+    }
+
+    public var width: Int { Int(pointer.pointee.width) }
+    public var height: Int { Int(pointer.pointee.height) }
+
+    /// Ensures the buffer is not shared (copying it if an encoder still holds a
+    /// reference), so the next writes are private to this canvas.
+    public func makeWritable() throws(MediaError) {
+        try ffCheck(av_frame_make_writable(pointer), .outOfMemory, "make canvas writable")
+    }
+
+    /// Paints `rect` (the whole canvas when nil) with `color`, converted to
+    /// BT.709 limited-range YUV. The rectangle is clipped to the canvas and its
+    /// origin and size rounded down to even numbers (4:2:0 chroma).
+    public func fill(rect: PixelRect? = nil, color: RGBColor) throws(MediaError) {
+        try makeWritable()
+        guard let r = clip(rect ?? PixelRect(x: 0, y: 0, width: width, height: height)) else { return }
+        let yuv = BT709.yuv(from: color)
+        fillPlane(0, x: r.x, y: r.y, width: r.width, height: r.height, value: yuv.y)
+        fillPlane(1, x: r.x / 2, y: r.y / 2, width: r.width / 2, height: r.height / 2, value: yuv.u)
+        fillPlane(2, x: r.x / 2, y: r.y / 2, width: r.width / 2, height: r.height / 2, value: yuv.v)
+    }
+
+    /// The colour at (x, y), converted back to RGB; meant for tests and previews.
+    public func pixelRGB(x: Int, y: Int) -> RGBColor {
+        readYUV420PPixel(pointer, x: x, y: y)
+    }
+
+    /// `rect` intersected with the canvas and aligned for 4:2:0, or nil when empty.
+    func clip(_ rect: PixelRect) -> PixelRect? {
+        let x0 = max(0, rect.x) & ~1, y0 = max(0, rect.y) & ~1
+        let x1 = min(width, rect.x + rect.width) & ~1, y1 = min(height, rect.y + rect.height) & ~1
+        guard x1 > x0, y1 > y0 else { return nil }
+        return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
+    private func fillPlane(_ plane: Int32, x: Int, y: Int, width: Int, height: Int, value: UInt8) {
+        let base = cff_frame_data(pointer, plane)!
+        let stride = Int(cff_frame_linesize(pointer, plane))
+        for row in y..<(y + height) {
+            (base + row * stride + x).update(repeating: value, count: width)
+        }
+    }
+}

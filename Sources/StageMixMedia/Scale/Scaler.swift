@@ -1,0 +1,99 @@
+internal import CFFmpeg
+
+/// Scales decoded pictures straight into a rectangle of a `CanvasFrame` with
+/// libswscale, optionally cropping the source first. Keeps one SwsContext and
+/// rebuilds it only when the source size/format or the destination size changes.
+public final class Scaler: @unchecked Sendable {
+    private struct Key: Equatable {
+        var srcWidth: Int, srcHeight: Int, srcFormat: Int32, dstWidth: Int, dstHeight: Int
+    }
+
+    private var context: OpaquePointer?
+    private var key: Key?
+
+    public init() {}
+
+    deinit { sws_freeContext(context) }
+
+    /// How many SwsContexts this scaler has built; tests use it to check caching.
+    public private(set) var contextBuilds = 0
+
+    /// Scales `frame` (cropped to `sourceCrop` when given) into `rect` of `canvas`.
+    /// `rect` is clipped to the canvas and aligned to even coordinates; pixels
+    /// outside it are left untouched.
+    public func scale(_ frame: VideoFrame, into canvas: CanvasFrame, rect: PixelRect,
+                      sourceCrop: PixelRect? = nil) throws(MediaError) {
+        guard let dst = canvas.clip(rect) else { return }
+        let crop = try Self.validCrop(sourceCrop, frame: frame)
+        try canvas.makeWritable()
+        let sws = try context(for: Key(srcWidth: crop.width, srcHeight: crop.height, srcFormat: frame.pixelFormat.raw,
+                                       dstWidth: dst.width, dstHeight: dst.height))
+
+        let src = try Self.planePointers(frame.pointer, origin: crop)
+        let out = try Self.planePointers(canvas.pointer, origin: dst)
+        let srcSlices = src.data.map { UnsafePointer($0) }
+        let ret = sws_scale(sws, srcSlices, src.strides, 0, Int32(crop.height), out.data, out.strides)
+        try ffCheck(ret, .invalidArgument, "sws_scale \(crop.width)x\(crop.height) \(frame.pixelFormat) -> \(dst.width)x\(dst.height)")
+    }
+
+    private static func validCrop(_ crop: PixelRect?, frame: VideoFrame) throws(MediaError) -> PixelRect {
+        let full = PixelRect(x: 0, y: 0, width: frame.width, height: frame.height)
+        guard let crop else { return full }
+        guard crop.x >= 0, crop.y >= 0, crop.width > 0, crop.height > 0,
+              crop.x + crop.width <= frame.width, crop.y + crop.height <= frame.height else {
+            throw MediaError(.invalidArgument, "crop \(crop) outside \(frame.width)x\(frame.height) frame")
+        }
+        // Chroma-subsampled planes can only start on whole chroma samples.
+        return PixelRect(x: crop.x & ~1, y: crop.y & ~1, width: crop.width, height: crop.height)
+    }
+
+    private func context(for newKey: Key) throws(MediaError) -> OpaquePointer {
+        if let context, key == newKey { return context }
+        sws_freeContext(context)
+        context = nil
+        let sameSize = newKey.srcWidth == newKey.dstWidth && newKey.srcHeight == newKey.dstHeight
+        let shrinking = newKey.dstWidth < newKey.srcWidth && newKey.dstHeight < newKey.srcHeight
+        let flags = sameSize ? SWS_POINT : (shrinking ? SWS_AREA : SWS_BILINEAR)
+        guard let c = sws_getContext(Int32(newKey.srcWidth), Int32(newKey.srcHeight), AVPixelFormat(rawValue: newKey.srcFormat),
+                                     Int32(newKey.dstWidth), Int32(newKey.dstHeight), AV_PIX_FMT_YUV420P,
+                                     flags, nil, nil, nil) else {
+            throw MediaError(.unsupportedCodec, "swscale cannot convert \(PixelFormat(raw: newKey.srcFormat)) to yuv420p")
+        }
+        // RGB sources convert with BT.709 matrices to match CanvasFrame; YUV->YUV is unaffected.
+        let bt709 = sws_getCoefficients(SWS_CS_ITU709)
+        _ = sws_setColorspaceDetails(c, bt709, 0, bt709, 0, 0, 1 << 16, 1 << 16)
+        context = c
+        key = newKey
+        contextBuilds += 1
+        return c
+    }
+
+    /// Plane pointers of `frame` advanced to `origin`, using the pixel format's
+    /// per-plane byte step and chroma subsampling, so swscale reads/writes in place.
+    private static func planePointers(_ frame: UnsafeMutablePointer<AVFrame>, origin: PixelRect) throws(MediaError)
+        -> (data: [UnsafeMutablePointer<UInt8>?], strides: [Int32]) {
+        let format = AVPixelFormat(rawValue: frame.pointee.format)
+        guard let desc = av_pix_fmt_desc_get(format) else {
+            throw MediaError(.unsupportedCodec, "unknown pixel format \(frame.pointee.format)")
+        }
+        let d = desc.pointee
+        let isRGB = d.flags & UInt64(AV_PIX_FMT_FLAG_RGB) != 0
+        var data = [UnsafeMutablePointer<UInt8>?](repeating: nil, count: 4)
+        var strides = [Int32](repeating: 0, count: 4)
+        withUnsafeBytes(of: d.comp) { raw in
+            let comps = raw.bindMemory(to: AVComponentDescriptor.self)
+            for plane in 0..<4 {
+                guard let base = cff_frame_data(frame, Int32(plane)) else { continue }
+                let stride = cff_frame_linesize(frame, Int32(plane))
+                // Byte step and chroma-ness from the first component stored in this plane.
+                guard let c = (0..<Int(d.nb_components)).first(where: { Int(comps[$0].plane) == plane }) else { continue }
+                let chroma = !isRGB && (c == 1 || c == 2)
+                let x = chroma ? origin.x >> Int(d.log2_chroma_w) : origin.x
+                let y = chroma ? origin.y >> Int(d.log2_chroma_h) : origin.y
+                data[plane] = base + y * Int(stride) + x * Int(comps[c].step)
+                strides[plane] = stride
+            }
+        }
+        return (data, strides)
+    }
+}
