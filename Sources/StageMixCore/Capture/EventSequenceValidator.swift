@@ -4,7 +4,8 @@
 struct EventSequenceValidator {
     let roles: [String: Role]?
     let participantIds: Set<String>
-    let tracks: [String: Track]
+    /// Track id -> its participant, `nil` when the track's participant is itself broken.
+    let trackOwners: [String: String?]
 
     /// Participant id -> index of the event that joined them, while they are in the session.
     private var joinedAt: [String: Int] = [:]
@@ -17,10 +18,10 @@ struct EventSequenceValidator {
     /// Track id -> the join event of the membership it was first published in.
     private var membershipOf: [String: Int] = [:]
 
-    init(roles: [String: Role]?, participants: [Participant], tracks: [Track]) {
+    init(roles: [String: Role]?, participantIds: Set<String>, trackOwners: [String: String?]) {
         self.roles = roles
-        self.participantIds = Set(participants.map(\.id))
-        self.tracks = Dictionary(tracks.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        self.participantIds = participantIds
+        self.trackOwners = trackOwners
     }
 
     mutating func validate(_ records: [EventRecord], eventsPath: JSONPath, into walker: inout ManifestWalker) {
@@ -84,7 +85,7 @@ struct EventSequenceValidator {
             joinedAt[id] = nil
             leftAt[id] = index
             // Their tracks end with them.
-            for (trackId, _) in publishedAt where tracks[trackId]?.participantId == id {
+            for (trackId, _) in publishedAt where trackOwners[trackId] == .some(id) {
                 publishedAt[trackId] = nil
                 endedAt[trackId] = index
             }
@@ -95,14 +96,14 @@ struct EventSequenceValidator {
                 checkRole(role, path: path.key("role"), into: &walker)
             }
         case .trackPublished(let id):
-            guard let track = ownerPresent(id, path: path.key("trackId"), into: &walker) else { break }
-            let membership = joinedAt[track.participantId]!
+            guard let owner = ownerPresent(id, path: path.key("trackId"), into: &walker) else { break }
+            let membership = joinedAt[owner]!
             if let published = publishedAt[id] {
                 walker.problem(path.key("trackId"), expected: "a track that is not published (unpublish it first)",
                                found: "\"\(id)\", published at events[\(published)]")
             } else if let earlier = membershipOf[id], earlier != membership {
                 walker.problem(path.key("trackId"),
-                               expected: "a track id not used before \"\(track.participantId)\" rejoined (a new membership has new track ids)",
+                               expected: "a track id not used before \"\(owner)\" rejoined (a new membership has new track ids)",
                                found: "\"\(id)\", published in the membership that began at events[\(earlier)]")
             } else {
                 publishedAt[id] = index
@@ -140,15 +141,17 @@ struct EventSequenceValidator {
         return false
     }
 
-    /// The track, when it is known and its participant is in the session.
-    private func ownerPresent(_ id: String, path: JSONPath, into walker: inout ManifestWalker) -> Track? {
-        guard let track = tracks[id] else {
+    /// The track's participant, when the track is known and its participant is in the session.
+    /// A track whose participant is broken was reported with $.tracks and is not checked further.
+    private func ownerPresent(_ id: String, path: JSONPath, into walker: inout ManifestWalker) -> String? {
+        guard let owner = trackOwners[id] else {
             walker.problem(path, expected: "the id of a track in $.tracks", found: "\"\(id)\", which is not one")
             return nil
         }
-        if joinedAt[track.participantId] != nil { return track }
+        guard let owner else { return nil }
+        if joinedAt[owner] != nil { return owner }
         walker.problem(path, expected: "a track whose participant is in the session (joined and not left)",
-                       found: "\"\(id)\" of " + absence(of: track.participantId))
+                       found: "\"\(id)\" of " + absence(of: owner))
         return nil
     }
 

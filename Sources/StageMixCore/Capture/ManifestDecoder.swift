@@ -29,11 +29,11 @@ struct ManifestDecoder {
             JSONConvert.string($0).flatMap(RFC3339Timestamp.parseUTC)
         }
         let roles = document["roles"].flatMap { decodeRoles($0, at: path.key("roles")) }
-        let participants = decodeParticipants(document, at: path)
-        let tracks = decodeTracks(document, at: path, participantIds: Set(participants.map(\.id)))
+        let (participants, participantIds) = decodeParticipants(document, at: path)
+        let (tracks, trackOwners) = decodeTracks(document, at: path, participantIds: participantIds)
         let events = decodeEvents(document, at: path)
 
-        var validator = EventSequenceValidator(roles: roles, participants: participants, tracks: tracks)
+        var validator = EventSequenceValidator(roles: roles, participantIds: participantIds, trackOwners: trackOwners)
         validator.validate(events, eventsPath: path.key("events"), into: &walker)
 
         guard let sessionId, let startedAt else { return nil }
@@ -67,9 +67,11 @@ struct ManifestDecoder {
         return roles
     }
 
-    private mutating func decodeParticipants(_ document: JSONObject, at root: JSONPath) -> [Participant] {
+    /// The well-formed participants, and the ids of all, so one broken name does not turn every
+    /// event about that participant into a second problem.
+    private mutating func decodeParticipants(_ document: JSONObject, at root: JSONPath) -> ([Participant], Set<String>) {
         let path = root.key("participants")
-        guard let elements = walker.field(document, "participants", at: root, expected: "an array of participants", JSONConvert.array) else { return [] }
+        guard let elements = walker.field(document, "participants", at: root, expected: "an array of participants", JSONConvert.array) else { return ([], []) }
         var participants: [Participant] = []
         var firstIndex: [String: Int] = [:]
         for (i, element) in elements.enumerated() {
@@ -85,15 +87,19 @@ struct ManifestDecoder {
             firstIndex[id] = i
             if let name { participants.append(Participant(id: id, name: name)) }
         }
-        return participants
+        return (participants, Set(firstIndex.keys))
     }
 
     // MARK: Tracks
 
-    private mutating func decodeTracks(_ document: JSONObject, at root: JSONPath, participantIds: Set<String>) -> [Track] {
+    /// The well-formed tracks, and every track id with its participant when that is a known one
+    /// (the event checks need no more, and should not fail again for a track already reported).
+    private mutating func decodeTracks(_ document: JSONObject, at root: JSONPath,
+                                       participantIds: Set<String>) -> ([Track], [String: String?]) {
         let path = root.key("tracks")
-        guard let elements = walker.field(document, "tracks", at: root, expected: "an array of tracks", JSONConvert.array) else { return [] }
+        guard let elements = walker.field(document, "tracks", at: root, expected: "an array of tracks", JSONConvert.array) else { return ([], [:]) }
         var tracks: [Track] = []
+        var owners: [String: String?] = [:]
         var firstIndex: [String: Int] = [:]
         for (i, element) in elements.enumerated() {
             let itemPath = path.index(i)
@@ -109,6 +115,9 @@ struct ManifestDecoder {
             let participantId = walker.field(object, "participantId", at: itemPath, expected: "a participant id", JSONConvert.nonEmptyString)
             if let participantId, !participantIds.contains(participantId) {
                 walker.problem(itemPath.key("participantId"), expected: "the id of a participant in $.participants", found: "\"\(participantId)\", which is not one")
+            }
+            if let id, owners[id] == nil {
+                owners[id] = .some(participantId.flatMap { participantIds.contains($0) ? $0 : nil })
             }
             let kind = walker.field(object, "kind", at: itemPath, expected: "\"video\" or \"audio\"", JSONConvert.enumeration(TrackKind.self))
             let source = walker.field(object, "source", at: itemPath,
@@ -143,7 +152,7 @@ struct ManifestDecoder {
                                     startOffsetMs: startOffsetMs ?? 0, layers: layers, file: file))
             }
         }
-        return tracks
+        return (tracks, owners)
     }
 
     private mutating func decodeLayers(_ track: JSONObject, at trackPath: JSONPath) -> [TrackLayer] {
