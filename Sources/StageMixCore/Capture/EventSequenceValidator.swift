@@ -3,9 +3,11 @@
 /// state (nobody acts before joining or after leaving; a track is published once at a time).
 struct EventSequenceValidator {
     let roles: [String: Role]?
-    let participantIds: Set<String>
+    /// `nil` when `participants` is broken: references to participants are then not checked.
+    let participantIds: Set<String>?
     /// Track id -> its participant, `nil` when the track's participant is itself broken.
-    let trackOwners: [String: String?]
+    /// The whole map is `nil` when `tracks` is broken: references to tracks are then not checked.
+    let trackOwners: [String: String?]?
 
     /// Participant id -> index of the event that joined them, while they are in the session.
     private var joinedAt: [String: Int] = [:]
@@ -18,7 +20,7 @@ struct EventSequenceValidator {
     /// Track id -> the join event of the membership it was first published in.
     private var membershipOf: [String: Int] = [:]
 
-    init(roles: [String: Role]?, participantIds: Set<String>, trackOwners: [String: String?]) {
+    init(roles: [String: Role]?, participantIds: Set<String>?, trackOwners: [String: String?]?) {
         self.roles = roles
         self.participantIds = participantIds
         self.trackOwners = trackOwners
@@ -28,8 +30,13 @@ struct EventSequenceValidator {
         checkOrder(records, eventsPath: eventsPath, into: &walker)
         checkSessionEnded(records, eventsPath: eventsPath, into: &walker)
         for record in records {
-            guard let action = record.event?.action else { continue }
-            apply(action, at: record.index, path: eventsPath.index(record.index), into: &walker)
+            if let action = record.event?.action {
+                apply(action, at: record.index, path: eventsPath.index(record.index), into: &walker)
+            } else if let standIn = record.standIn {
+                // The event's own problems are already reported; only its effect on the state matters.
+                var discarded = walker
+                apply(standIn, at: record.index, path: eventsPath.index(record.index), into: &discarded)
+            }
         }
     }
 
@@ -85,7 +92,7 @@ struct EventSequenceValidator {
             joinedAt[id] = nil
             leftAt[id] = index
             // Their tracks end with them.
-            for (trackId, _) in publishedAt where trackOwners[trackId] == .some(id) {
+            for (trackId, _) in publishedAt where trackOwners?[trackId] == .some(id) {
                 publishedAt[trackId] = nil
                 endedAt[trackId] = index
             }
@@ -128,6 +135,7 @@ struct EventSequenceValidator {
     }
 
     private func knownParticipant(_ id: String, path: JSONPath, into walker: inout ManifestWalker) -> Bool {
+        guard let participantIds else { return false }
         if participantIds.contains(id) { return true }
         walker.problem(path, expected: "the id of a participant in $.participants", found: "\"\(id)\", which is not one")
         return false
@@ -144,6 +152,7 @@ struct EventSequenceValidator {
     /// The track's participant, when the track is known and its participant is in the session.
     /// A track whose participant is broken was reported with $.tracks and is not checked further.
     private func ownerPresent(_ id: String, path: JSONPath, into walker: inout ManifestWalker) -> String? {
+        guard let trackOwners else { return nil }
         guard let owner = trackOwners[id] else {
             walker.problem(path, expected: "the id of a track in $.tracks", found: "\"\(id)\", which is not one")
             return nil

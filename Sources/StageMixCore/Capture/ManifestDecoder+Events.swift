@@ -7,6 +7,9 @@ struct EventRecord {
     var type: String?
     /// The decoded event when every field is well-formed.
     var event: SessionEvent?
+    /// For a malformed event whose participant or track can still be read, its effect on the
+    /// session's state, so later events are not reported only because this one was broken.
+    var standIn: SessionEvent.Action?
 }
 
 extension ManifestDecoder {
@@ -17,8 +20,9 @@ extension ManifestDecoder {
         "pubsub.message", "session.ended",
     ]
 
-    mutating func decodeEvents(_ document: JSONObject, at root: JSONPath) -> [EventRecord] {
-        guard let elements = walker.field(document, "events", at: root, expected: "an array of events", JSONConvert.array) else { return [] }
+    /// `nil` when `events` is not an array at all.
+    mutating func decodeEvents(_ document: JSONObject, at root: JSONPath) -> [EventRecord]? {
+        guard let elements = walker.field(document, "events", at: root, expected: "an array of events", JSONConvert.array) else { return nil }
         let path = root.key("events")
         return elements.enumerated().map { i, element in
             var record = EventRecord(index: i)
@@ -29,8 +33,12 @@ extension ManifestDecoder {
             record.type = walker.field(object, "type", at: itemPath, expected: typeDescription) {
                 JSONConvert.string($0).flatMap { Self.eventTypes.contains($0) ? $0 : nil }
             }
-            if let type = record.type, let action = decodeAction(type, object, at: itemPath), let atMs = record.atMs {
+            guard let type = record.type else { return record }
+            let action = decodeAction(type, object, at: itemPath)
+            if let action, let atMs = record.atMs {
                 record.event = SessionEvent(atMs: atMs, action)
+            } else {
+                record.standIn = action ?? Self.standIn(type, object)
             }
             return record
         }
@@ -87,6 +95,19 @@ extension ManifestDecoder {
             return .sessionEnded
         default:
             return nil
+        }
+    }
+
+    /// The state change of a malformed event, with placeholders for its broken fields.
+    private static func standIn(_ type: String, _ object: JSONObject) -> SessionEvent.Action? {
+        let participant = object["participantId"].flatMap(JSONConvert.nonEmptyString)
+        let track = object["trackId"].flatMap(JSONConvert.nonEmptyString)
+        switch type {
+        case "participant.joined": return participant.map { .participantJoined(participantId: $0, mode: .signallingOnly, role: nil) }
+        case "participant.left": return participant.map { .participantLeft(participantId: $0) }
+        case "track.published": return track.map { .trackPublished(trackId: $0) }
+        case "track.unpublished": return track.map { .trackUnpublished(trackId: $0) }
+        default: return nil
         }
     }
 

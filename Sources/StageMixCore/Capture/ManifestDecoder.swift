@@ -33,13 +33,15 @@ struct ManifestDecoder {
         let (tracks, trackOwners) = decodeTracks(document, at: path, participantIds: participantIds)
         let events = decodeEvents(document, at: path)
 
-        var validator = EventSequenceValidator(roles: roles, participantIds: participantIds, trackOwners: trackOwners)
-        validator.validate(events, eventsPath: path.key("events"), into: &walker)
+        if let events {
+            var validator = EventSequenceValidator(roles: roles, participantIds: participantIds, trackOwners: trackOwners)
+            validator.validate(events, eventsPath: path.key("events"), into: &walker)
+        }
 
         guard let sessionId, let startedAt else { return nil }
         return Capture(directory: directory, sessionId: sessionId, startedAt: startedAt, roles: roles,
                        participants: participants, tracks: tracks,
-                       events: events.compactMap(\.event), warnings: walker.warnings)
+                       events: events?.compactMap(\.event) ?? [], warnings: walker.warnings)
     }
 
     // MARK: Roles and participants
@@ -50,6 +52,8 @@ struct ManifestDecoder {
         for (name, value) in object.members {
             let rolePath = path.key(name)
             if name.isEmpty { walker.problem(rolePath, expected: "a non-empty role name", found: "an empty name") }
+            // A broken role still names a role, so events naming it are not reported a second time.
+            roles[name] = Role(canPublish: [])
             guard let role = walker.object(value, at: rolePath),
                   let rights = walker.field(role, "canPublish", at: rolePath, expected: "an array", JSONConvert.array)
             else { continue }
@@ -68,10 +72,11 @@ struct ManifestDecoder {
     }
 
     /// The well-formed participants, and the ids of all, so one broken name does not turn every
-    /// event about that participant into a second problem.
-    private mutating func decodeParticipants(_ document: JSONObject, at root: JSONPath) -> ([Participant], Set<String>) {
+    /// event about that participant into a second problem. The ids are `nil` (unknown, not checked)
+    /// when `participants` itself is broken.
+    private mutating func decodeParticipants(_ document: JSONObject, at root: JSONPath) -> ([Participant], Set<String>?) {
         let path = root.key("participants")
-        guard let elements = walker.field(document, "participants", at: root, expected: "an array of participants", JSONConvert.array) else { return ([], []) }
+        guard let elements = walker.field(document, "participants", at: root, expected: "an array of participants", JSONConvert.array) else { return ([], nil) }
         var participants: [Participant] = []
         var firstIndex: [String: Int] = [:]
         for (i, element) in elements.enumerated() {
@@ -94,10 +99,11 @@ struct ManifestDecoder {
 
     /// The well-formed tracks, and every track id with its participant when that is a known one
     /// (the event checks need no more, and should not fail again for a track already reported).
+    /// The owners are `nil` (unknown, not checked) when `tracks` itself is broken.
     private mutating func decodeTracks(_ document: JSONObject, at root: JSONPath,
-                                       participantIds: Set<String>) -> ([Track], [String: String?]) {
+                                       participantIds: Set<String>?) -> ([Track], [String: String?]?) {
         let path = root.key("tracks")
-        guard let elements = walker.field(document, "tracks", at: root, expected: "an array of tracks", JSONConvert.array) else { return ([], [:]) }
+        guard let elements = walker.field(document, "tracks", at: root, expected: "an array of tracks", JSONConvert.array) else { return ([], nil) }
         var tracks: [Track] = []
         var owners: [String: String?] = [:]
         var firstIndex: [String: Int] = [:]
@@ -113,11 +119,11 @@ struct ManifestDecoder {
                 }
             }
             let participantId = walker.field(object, "participantId", at: itemPath, expected: "a participant id", JSONConvert.nonEmptyString)
-            if let participantId, !participantIds.contains(participantId) {
+            if let participantId, let participantIds, !participantIds.contains(participantId) {
                 walker.problem(itemPath.key("participantId"), expected: "the id of a participant in $.participants", found: "\"\(participantId)\", which is not one")
             }
             if let id, owners[id] == nil {
-                owners[id] = .some(participantId.flatMap { participantIds.contains($0) ? $0 : nil })
+                owners[id] = .some(participantId.flatMap { participantIds?.contains($0) ?? false ? $0 : nil })
             }
             let kind = walker.field(object, "kind", at: itemPath, expected: "\"video\" or \"audio\"", JSONConvert.enumeration(TrackKind.self))
             let source = walker.field(object, "source", at: itemPath,
