@@ -17,6 +17,7 @@ public final class Packet: @unchecked Sendable {
         guard let p = av_packet_alloc() else { throw .outOfMemory("packet") }
         self.init(taking: p, timeBase: timeBase)
         try ffCheck(av_new_packet(p, Int32(bytes.count)), .outOfMemory, "packet payload")
+        p.pointee.time_base = timeBase.av  // av_new_packet reset it
         bytes.withUnsafeBufferPointer { src in
             if let base = src.baseAddress { p.pointee.data.update(from: base, count: bytes.count) }
         }

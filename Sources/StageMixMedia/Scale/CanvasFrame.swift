@@ -48,6 +48,21 @@ public final class CanvasFrame: @unchecked Sendable {
         fillPlane(2, x: r.x / 2, y: r.y / 2, width: r.width / 2, height: r.height / 2, value: yuv.v)
     }
 
+    /// A `VideoFrame` sharing the canvas's current pixels (no copy). Later
+    /// drawing on the canvas copies-on-write and does not change it.
+    public func snapshot(pts: Int64? = nil, timeBase: Rational = Rational(1, 1)) throws(MediaError) -> VideoFrame {
+        guard let ref = av_frame_alloc() else { throw .outOfMemory("frame") }
+        let ret = av_frame_ref(ref, pointer)
+        if ret < 0 {
+            var dead: UnsafeMutablePointer<AVFrame>? = ref
+            av_frame_free(&dead)
+            throw MediaError.ffmpeg(.outOfMemory, "canvas snapshot", ret)
+        }
+        ref.pointee.pts = pts ?? cff_AV_NOPTS_VALUE()
+        ref.pointee.best_effort_timestamp = ref.pointee.pts
+        return VideoFrame(taking: ref, timeBase: timeBase)
+    }
+
     /// The colour at (x, y), converted back to RGB; meant for tests and previews.
     public func pixelRGB(x: Int, y: Int) -> RGBColor {
         readYUV420PPixel(pointer, x: x, y: y)

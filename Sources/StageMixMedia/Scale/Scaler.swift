@@ -32,7 +32,9 @@ public final class Scaler: @unchecked Sendable {
         let src = try Self.planePointers(frame.pointer, origin: crop)
         let out = try Self.planePointers(canvas.pointer, origin: dst)
         let srcSlices = src.data.map { UnsafePointer($0) }
+        let margin = RightMargin(saving: canvas.pointer, rect: dst)
         let ret = sws_scale(sws, srcSlices, src.strides, 0, Int32(crop.height), out.data, out.strides)
+        margin.restore(canvas.pointer)
         try ffCheck(ret, .invalidArgument, "sws_scale \(crop.width)x\(crop.height) \(frame.pixelFormat) -> \(dst.width)x\(dst.height)")
     }
 
@@ -95,5 +97,44 @@ public final class Scaler: @unchecked Sendable {
             }
         }
         return (data, strides)
+    }
+}
+
+/// The canvas bytes just right of a destination rectangle. swscale's SIMD
+/// output stages write whole vector widths, i.e. past the rectangle's right
+/// edge into what they assume is row padding; on a shared canvas those bytes
+/// belong to a neighbouring tile, so they are saved before and put back after.
+private struct RightMargin {
+    static let bytes = 64  // wider than any swscale store run-over
+    private var saved: [(plane: Int32, x: Int, y: Int, rows: Int, width: Int, data: [UInt8])] = []
+
+    init(saving frame: UnsafeMutablePointer<AVFrame>, rect: PixelRect) {
+        let canvasWidth = Int(frame.pointee.width)
+        for plane in Int32(0)..<3 {
+            let shift = plane == 0 ? 0 : 1  // yuv420p
+            let x = (rect.x + rect.width) >> shift
+            let width = min(Self.bytes, (canvasWidth >> shift) - x)
+            guard width > 0 else { continue }
+            let y = rect.y >> shift, rows = rect.height >> shift
+            let stride = Int(cff_frame_linesize(frame, plane))
+            let base = cff_frame_data(frame, plane)!
+            var data = [UInt8](repeating: 0, count: width * rows)
+            for r in 0..<rows {
+                for i in 0..<width { data[r * width + i] = base[(y + r) * stride + x + i] }
+            }
+            saved.append((plane, x, y, rows, width, data))
+        }
+    }
+
+    func restore(_ frame: UnsafeMutablePointer<AVFrame>) {
+        for s in saved {
+            let stride = Int(cff_frame_linesize(frame, s.plane))
+            let base = cff_frame_data(frame, s.plane)!
+            s.data.withUnsafeBufferPointer { src in
+                for r in 0..<s.rows {
+                    (base + (s.y + r) * stride + s.x).update(from: src.baseAddress! + r * s.width, count: s.width)
+                }
+            }
+        }
     }
 }

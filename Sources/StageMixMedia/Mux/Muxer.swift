@@ -1,0 +1,133 @@
+import Foundation
+internal import CFFmpeg
+
+/// Writes encoded packets into a container file (webm, matroska, ogg, mp4,
+/// ivf, mpegts, or anything libavformat can write). Add streams, write the
+/// header, write packets, then `finish()` writes the trailer.
+public final class Muxer: @unchecked Sendable {
+    private var context: UnsafeMutablePointer<AVFormatContext>?
+    /// The output path, for messages.
+    public let location: String
+    private var headerWritten = false
+    private var finished = false
+
+    /// Creates `url`; the container comes from `format` ("webm", "ogg", "mp4" ...)
+    /// or, when nil, from the file extension.
+    public init(url: URL, format: String? = nil) throws(MediaError) {
+        location = url.isFileURL ? url.path : url.absoluteString
+        var ctx: UnsafeMutablePointer<AVFormatContext>?
+        let ret = avformat_alloc_output_context2(&ctx, nil, format, location)
+        guard ret >= 0, let ctx else {
+            throw MediaError.ffmpeg(.unsupportedCodec, "no muxer for '\(location)' (format \(format ?? "from extension"))", ret)
+        }
+        context = ctx
+        if ctx.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
+            let opened = avio_open(&ctx.pointee.pb, location, AVIO_FLAG_WRITE)
+            if opened < 0 {
+                avformat_free_context(ctx)
+                context = nil
+                throw MediaError.ffmpeg(.openFailed, "cannot create '\(location)'", opened)
+            }
+        }
+    }
+
+    deinit {
+        guard let context else { return }
+        if context.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 { avio_closep(&context.pointee.pb) }
+        avformat_free_context(context)
+    }
+
+    /// Adds a stream carrying `encoder`'s output; returns its index.
+    public func addStream(from encoder: VideoEncoder) throws(MediaError) -> Int {
+        try addStream(parameters: encoder.parameters.pointer, timeBase: encoder.timeBase)
+    }
+
+    /// Adds a stream carrying `encoder`'s output; returns its index.
+    public func addStream(from encoder: AudioEncoder) throws(MediaError) -> Int {
+        try addStream(parameters: encoder.parameters.pointer, timeBase: encoder.timeBase)
+    }
+
+    /// Adds an Opus stream for packets from `encoder` (libopus), with its OpusHead.
+    public func addStream(from encoder: OpusEncoder) throws(MediaError) -> Int {
+        try addOpusStream(channels: encoder.channels, header: encoder.header, preSkip: encoder.preSkip)
+    }
+
+    /// Adds an Opus stream from explicit parameters: 48 kHz, `channels`, the
+    /// OpusHead `header` as extradata and `preSkip` as the initial padding.
+    public func addOpusStream(channels: Int, header: [UInt8], preSkip: Int) throws(MediaError) -> Int {
+        guard let par = avcodec_parameters_alloc() else { throw .outOfMemory("codec parameters") }
+        defer {
+            var p: UnsafeMutablePointer<AVCodecParameters>? = par
+            avcodec_parameters_free(&p)
+        }
+        par.pointee.codec_type = AVMEDIA_TYPE_AUDIO
+        par.pointee.codec_id = AV_CODEC_ID_OPUS
+        par.pointee.sample_rate = 48_000
+        av_channel_layout_default(&par.pointee.ch_layout, Int32(channels))
+        par.pointee.initial_padding = Int32(preSkip)
+        par.pointee.seek_preroll = 3840  // 80 ms, RFC 7845's recommended decoder pre-roll
+        (par.pointee.extradata, par.pointee.extradata_size) = try makeExtradata(header)
+        return try addStream(parameters: par, timeBase: Rational(1, 48_000))
+    }
+
+    /// Adds a stream with the same codec parameters as a demuxed one (remuxing).
+    public func addStream(copying stream: StreamInfo) throws(MediaError) -> Int {
+        try addStream(parameters: stream.parameters.pointer, timeBase: stream.timeBase)
+    }
+
+    private func addStream(parameters: UnsafePointer<AVCodecParameters>, timeBase: Rational) throws(MediaError) -> Int {
+        guard !headerWritten else { throw MediaError(.invalidArgument, "\(location): streams must be added before the header") }
+        guard let st = avformat_new_stream(context, nil) else { throw .outOfMemory("stream") }
+        try ffCheck(avcodec_parameters_copy(st.pointee.codecpar, parameters), .outOfMemory, "stream parameters")
+        st.pointee.codecpar.pointee.codec_tag = 0  // let the container choose its own tag
+        st.pointee.time_base = timeBase.av  // a hint; the muxer may pick another in writeHeader
+        return Int(st.pointee.index)
+    }
+
+    /// Writes the container header. `options` are muxer options such as
+    /// ["movflags": "+faststart"]; an option the muxer does not know is an error.
+    public func writeHeader(options: [String: String] = [:]) throws(MediaError) {
+        var dict: OpaquePointer?
+        defer { av_dict_free(&dict) }
+        for (k, v) in options { av_dict_set(&dict, k, v, 0) }
+        try ffCheck(avformat_write_header(context, &dict), .muxFailed, "cannot write header of '\(location)'")
+        headerWritten = true
+        if av_dict_count(dict) > 0 {
+            var unused: [String] = []
+            var entry: UnsafeMutablePointer<AVDictionaryEntry>?
+            while let e = av_dict_get(dict, "", entry, AV_DICT_IGNORE_SUFFIX) {
+                unused.append(String(cString: e.pointee.key))
+                entry = e
+            }
+            throw MediaError(.invalidArgument, "'\(location)': muxer ignored options \(unused.sorted())")
+        }
+    }
+
+    /// The time base the muxer chose for a stream (valid after `writeHeader`).
+    public func timeBase(ofStream index: Int) -> Rational {
+        Rational(context!.pointee.streams[index]!.pointee.time_base)
+    }
+
+    /// Writes `packet` to stream `index`, rescaling its timestamps from the
+    /// packet's time base to the stream's. Packets are interleaved by time.
+    public func write(_ packet: Packet, toStream index: Int) throws(MediaError) {
+        guard headerWritten, !finished else { throw MediaError(.invalidArgument, "\(location): write between writeHeader and finish") }
+        guard let p = av_packet_alloc() else { throw .outOfMemory("packet") }
+        defer {
+            var dead: UnsafeMutablePointer<AVPacket>? = p
+            av_packet_free(&dead)
+        }
+        // A new reference, since the muxer takes ownership and Packet stays immutable.
+        try ffCheck(av_packet_ref(p, packet.pointer), .outOfMemory, "packet reference")
+        p.pointee.stream_index = Int32(index)
+        av_packet_rescale_ts(p, packet.timeBase.av, context!.pointee.streams[index]!.pointee.time_base)
+        try ffCheck(av_interleaved_write_frame(context, p), .muxFailed, "cannot write packet to '\(location)'")
+    }
+
+    /// Flushes interleaving queues and writes the trailer (index, cues, final playlist).
+    public func finish() throws(MediaError) {
+        guard headerWritten, !finished else { return }
+        finished = true
+        try ffCheck(av_write_trailer(context), .muxFailed, "cannot finish '\(location)'")
+    }
+}

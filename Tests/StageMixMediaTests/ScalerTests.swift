@@ -1,0 +1,68 @@
+import Testing
+import StageMixMedia
+
+@Suite struct ScalerTests {
+    let red = RGBColor(r: 220, g: 30, b: 30)
+    let blue = RGBColor(r: 20, g: 40, b: 200)
+    let green = RGBColor(r: 30, g: 200, b: 60)
+
+    @Test func scalesIntoSubRectangleOnly() throws {
+        let source = try CanvasFrame(width: 32, height: 32)
+        try source.fill(color: red)
+        let canvas = try CanvasFrame(width: 64, height: 48)
+        try canvas.fill(color: blue)
+        let rect = PixelRect(x: 10, y: 8, width: 20, height: 16)
+        let scaler = Scaler()
+        try scaler.scale(try source.snapshot(), into: canvas, rect: rect)
+        for y in 0..<48 {
+            for x in 0..<64 {
+                let expected = rect.contains(x: x, y: y) ? red : blue
+                let pixel = canvas.pixelRGB(x: x, y: y)
+                #expect(pixel.isClose(to: expected, tolerance: 3), "(\(x),\(y)) is \(pixel), want \(expected)")
+            }
+        }
+    }
+
+    @Test func cropsTheSource() throws {
+        let source = try CanvasFrame(width: 32, height: 16)
+        try source.fill(color: red)
+        try source.fill(rect: PixelRect(x: 16, y: 0, width: 16, height: 16), color: green)
+        let canvas = try CanvasFrame(width: 32, height: 32)
+        try canvas.fill(color: blue)
+        try Scaler().scale(try source.snapshot(), into: canvas, rect: PixelRect(x: 0, y: 0, width: 32, height: 32),
+                           sourceCrop: PixelRect(x: 16, y: 0, width: 16, height: 16))
+        for (x, y) in [(0, 0), (31, 31), (16, 16), (2, 30)] {
+            #expect(canvas.pixelRGB(x: x, y: y).isClose(to: green, tolerance: 3))
+        }
+    }
+
+    @Test func rebuildsContextOnlyWhenGeometryChanges() throws {
+        let source = try CanvasFrame(width: 32, height: 32)
+        try source.fill(color: red)
+        let frame = try source.snapshot()
+        let canvas = try CanvasFrame(width: 64, height: 64)
+        let scaler = Scaler()
+        try scaler.scale(frame, into: canvas, rect: PixelRect(x: 0, y: 0, width: 16, height: 16))
+        try scaler.scale(frame, into: canvas, rect: PixelRect(x: 32, y: 32, width: 16, height: 16))
+        #expect(scaler.contextBuilds == 1)
+        try scaler.scale(frame, into: canvas, rect: PixelRect(x: 0, y: 0, width: 32, height: 32))
+        #expect(scaler.contextBuilds == 2)
+    }
+
+    @Test func snapshotIsNotChangedByLaterDrawing() throws {
+        let canvas = try CanvasFrame(width: 16, height: 16)
+        try canvas.fill(color: red)
+        let held = try canvas.snapshot()
+        try canvas.fill(color: blue)
+        #expect(try #require(held.pixelRGB(x: 4, y: 4)).isClose(to: red, tolerance: 3))
+        #expect(canvas.pixelRGB(x: 4, y: 4).isClose(to: blue, tolerance: 3))
+    }
+
+    @Test func fillRoundTripsThroughBT709() throws {
+        let canvas = try CanvasFrame(width: 4, height: 4)
+        for colour in [RGBColor.white, .black, red, green, blue, RGBColor(r: 128, g: 128, b: 128)] {
+            try canvas.fill(color: colour)
+            #expect(canvas.pixelRGB(x: 1, y: 1).isClose(to: colour, tolerance: 2), "\(colour)")
+        }
+    }
+}

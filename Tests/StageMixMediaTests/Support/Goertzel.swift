@@ -1,0 +1,22 @@
+import Foundation
+
+/// Power of one frequency in a block of samples (Goertzel algorithm).
+enum Goertzel {
+    static func power(of frequency: Double, in samples: ArraySlice<Float>, sampleRate: Double) -> Double {
+        let coefficient = 2 * cos(2 * .pi * frequency / sampleRate)
+        var s1 = 0.0, s2 = 0.0
+        for x in samples {
+            let s0 = Double(x) + coefficient * s1 - s2
+            s2 = s1
+            s1 = s0
+        }
+        return s1 * s1 + s2 * s2 - coefficient * s1 * s2
+    }
+
+    /// The frequency between `range` bounds, in `step` Hz, with the most power.
+    static func dominantFrequency(_ samples: ArraySlice<Float>, sampleRate: Double,
+                                  range: ClosedRange<Double> = 100...2000, step: Double = 10) -> Double {
+        stride(from: range.lowerBound, through: range.upperBound, by: step)
+            .max { power(of: $0, in: samples, sampleRate: sampleRate) < power(of: $1, in: samples, sampleRate: sampleRate) }!
+    }
+}
