@@ -75,7 +75,8 @@ public final class Demuxer: @unchecked Sendable {
             av_packet_free(&dead)
             throw MediaError.ffmpeg(.invalidData, "cannot read packet from '\(location)'", ret)
         }
-        let tb = streams[Int(p.pointee.stream_index)].timeBase
+        // Read the live AVStream: MPEG-TS may add streams after the probe.
+        let tb = Rational(context!.pointee.streams[Int(p.pointee.stream_index)]!.pointee.time_base)
         return Packet(taking: p, timeBase: tb)
     }
 
