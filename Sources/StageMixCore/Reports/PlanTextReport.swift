@@ -1,0 +1,71 @@
+import Foundation
+
+/// Renders a timeline, plan and billing as the readable tables `stagemix plan` prints.
+public enum PlanTextReport {
+    public static func render(_ doc: PlanDocument) -> String {
+        var out: [String] = []
+        let plan = doc.plan
+        out.append("Session \(plan.sessionId): \(seconds(plan.durationMs)), layout \(plan.layoutName), "
+            + "canvas \(plan.canvas.width)x\(plan.canvas.height) @ \(plan.fps) fps")
+        for warning in doc.warnings { out.append("warning: \(warning)") }
+
+        out.append("")
+        out.append("Stage timeline")
+        for segment in doc.timeline.segments {
+            let who = segment.onStage.map { p in
+                let tracks = p.tracks.map { "\($0.trackId)\($0.flow == .flowing ? "" : " (\($0.flow.rawValue))")" }
+                return "\(p.name)[\(tracks.joined(separator: ", "))]"
+            }
+            out.append("  \(range(segment.startMs, segment.endMs))  \(who.isEmpty ? "(nobody on stage)" : who.joined(separator: "  "))")
+        }
+        if !doc.timeline.invitations.isEmpty {
+            out.append("")
+            out.append("Stage invitations")
+            for inv in doc.timeline.invitations {
+                var line = "  \(seconds(inv.requestedAtMs))  \(inv.senderName ?? inv.senderId) -> \(inv.receiverId): \(inv.outcome.rawValue)"
+                if let at = inv.resolvedAtMs { line += " at \(seconds(at))" }
+                if let note = inv.note { line += " (\(note))" }
+                out.append(line)
+            }
+        }
+
+        out.append("")
+        out.append("Plan")
+        for interval in plan.intervals {
+            out.append("  \(range(interval.startMs, interval.endMs))  \(interval.aggregatePixels) px")
+            for tile in interval.tiles {
+                let r = tile.rect
+                var what = tile.show.rawValue
+                if let layer = tile.layer {
+                    what += " \(tile.trackId ?? "") \(layer.quality.rawValue) \(layer.width)x\(layer.height)"
+                        + " for \(layer.neededWidth)x\(layer.neededHeight)"
+                }
+                if let reason = tile.placeholderReason { what += " (\(reason))" }
+                out.append("    \(tile.region) z\(tile.z) \(r.width)x\(r.height)+\(r.x)+\(r.y) \(tile.fit.rawValue)  \(tile.name): \(what)")
+            }
+            let audio = interval.audio.map { $0.trackId + ($0.muted ? " (muted)" : "") }
+            out.append("    audio: \(audio.isEmpty ? "none" : audio.joined(separator: ", "))")
+        }
+
+        let billing = doc.billing
+        out.append("")
+        out.append("Billing: output \(billing.outputWidth)x\(billing.outputHeight) (\(billing.outputTier)), peak \(billing.peakPixels) px")
+        for entry in billing.minutesPerTier {
+            out.append("  " + entry.tier.padding(toLength: 10, withPad: " ", startingAt: 0) + "\(entry.minutes) min")
+        }
+        out.append("  track                      subscribed s   pixel-seconds")
+        for t in billing.tracks {
+            out.append("  " + t.trackId.padding(toLength: 26, withPad: " ", startingAt: 0)
+                + String(format: " %12.3f   %.0f", t.subscribedSeconds, t.pixelSeconds))
+        }
+        if let cost = billing.cost, let currency = billing.currency {
+            out.append(String(format: "  cost: %.4f %@", cost, currency))
+        }
+        return out.joined(separator: "\n") + "\n"
+    }
+
+    static func seconds(_ ms: Int) -> String { String(format: "%.3fs", Double(ms) / 1000) }
+    static func range(_ a: Int, _ b: Int) -> String {
+        (seconds(a) + "-" + seconds(b)).padding(toLength: 17, withPad: " ", startingAt: 0)
+    }
+}

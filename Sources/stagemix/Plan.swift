@@ -1,0 +1,28 @@
+import ArgumentParser
+import Foundation
+import StageMixCore
+
+extension StageMix {
+    /// `stagemix plan`: timeline, tiles, layers and billing, without reading any media.
+    struct Plan: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print the stage timeline, the tiles of each interval, layer choices and billing, reading no media.")
+
+        @OptionGroup var options: PlanOptions
+
+        @Flag(help: "Print JSON instead of tables.")
+        var json = false
+
+        func run() throws {
+            try runReportingErrors {
+                let (_, _, doc) = try options.planDocument()
+                if json {
+                    FileHandle.standardOutput.write(try PlanDocument.encode(doc))
+                    FileHandle.standardOutput.write(Data("\n".utf8))
+                } else {
+                    print(PlanTextReport.render(doc), terminator: "")
+                }
+            }
+        }
+    }
+}
