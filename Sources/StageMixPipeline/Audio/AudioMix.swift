@@ -1,0 +1,44 @@
+import StageMixCore
+import StageMixMedia
+
+/// The audio side of a composition: one reader per audible track, summed and limited into stereo blocks.
+final class AudioMix {
+    private let capture: Capture
+    private var readers: [String: AudioTrackReader] = [:]
+    private var failed: Set<String> = []
+    private var mixer = AudioMixer()
+    private var mono: [Float] = []
+    /// Media files that could not be read, with why.
+    private(set) var lostMedia: [String: String] = [:]
+
+    init(capture: Capture) { self.capture = capture }
+
+    /// Stereo planes for session samples `[start, start + count)` of `interval`: the sum of its unmuted tracks.
+    func block(_ interval: PlanInterval, start: Int, count: Int) -> [[Float]] {
+        if mono.count != count { mono = [Float](repeating: 0, count: count) }
+        for i in 0..<count { mono[i] = 0 }
+        let audible = interval.audio.filter { !$0.muted }
+        readers = readers.filter { id, _ in audible.contains { $0.trackId == id } }
+        mono.withUnsafeMutableBufferPointer { out in
+            for source in audible where !failed.contains(source.file) {
+                do {
+                    try reader(for: source).mix(into: out, from: start)
+                } catch {
+                    failed.insert(source.file)
+                    lostMedia[source.file] = "\(source.trackId): \(error)"
+                    readers[source.trackId] = nil
+                }
+            }
+            mixer.limit(out)
+        }
+        return [mono, mono]
+    }
+
+    private func reader(for source: PlannedAudio) throws(MediaError) -> AudioTrackReader {
+        if let reader = readers[source.trackId] { return reader }
+        let offset = capture.track(source.trackId)?.startOffsetMs ?? 0
+        let reader = try AudioTrackReader(url: capture.mediaURL(source.file), file: source.file, startOffsetMs: offset)
+        readers[source.trackId] = reader
+        return reader
+    }
+}

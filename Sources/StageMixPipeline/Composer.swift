@@ -1,0 +1,106 @@
+import Foundation
+import StageMixCore
+import StageMixLayout
+import StageMixMedia
+
+/// Runs a composition plan: decodes what each interval shows, composites, mixes, encodes H.264 and AAC,
+/// and writes HLS into a directory. Frames and samples stream through; nothing holds a whole file.
+public final class Composer {
+    public let capture: Capture
+    public let plan: CompositionPlan
+    public let settings: ComposeSettings
+
+    public init(capture: Capture, plan: CompositionPlan, settings: ComposeSettings) {
+        self.capture = capture
+        self.plan = plan
+        self.settings = settings
+    }
+
+    /// What a finished composition lost along the way.
+    public struct Result: Sendable {
+        public var frames: Int
+        public var audioSamples: Int
+        /// Media file to the reason it could not be read.
+        public var lostMedia: [String: String]
+    }
+
+    /// Total output frames: the session's duration at the plan's frame rate, rounded up.
+    public var frameCount: Int { (plan.durationMs * plan.fps + 999) / 1000 }
+
+    /// Writes `index.m3u8` and its segments into `hlsDirectory` (which must exist).
+    /// `progress` is called about twice a second; `shouldStop` is polled once per frame.
+    public func run(hlsDirectory: URL, progress: (ComposeProgress) -> Void = { _ in },
+                    shouldStop: () -> Bool = { false }) throws -> Result {
+        let fps = plan.fps
+        let gop = max(1, Int((settings.segmentSeconds * Double(fps)).rounded()))
+        let rate: VideoEncoderSettings.RateControl
+        switch settings.videoRate {
+        case .bitrate(let bps): rate = .bitrate(bps, maxRate: bps, bufferSize: bps * 2)
+        case .crf(let crf): rate = .crf(crf)
+        }
+        let video = try VideoEncoder(settings: VideoEncoderSettings(
+            codecName: "libx264", width: plan.canvas.width, height: plan.canvas.height,
+            frameRate: Rational(Int32(fps), 1), rateControl: rate, gopSize: gop, preset: settings.preset,
+            threadCount: settings.encoderThreads, globalHeader: settings.segmentFormat == .fmp4,
+            options: ["sc_threshold": "0"]))
+        let audio = try AudioEncoder(sampleRate: AudioTrackReader.sampleRate, channels: 2,
+                                     bitrate: settings.audioBitrate, globalHeader: settings.segmentFormat == .fmp4)
+        let muxer = try HLSMuxer(directory: hlsDirectory, segmentDuration: settings.segmentSeconds,
+                                 segmentType: settings.segmentFormat, programDateTimeStart: plan.startedAt)
+        let videoStream = try muxer.addStream(from: video)
+        let audioStream = try muxer.addStream(from: audio)
+        try muxer.writeHeader()
+
+        let compositor = try Compositor(capture: capture, canvas: plan.canvas)
+        let mix = AudioMix(capture: capture)
+        let totalSamples = plan.durationMs * AudioTrackReader.sampleRate / 1000
+        var samplesDone = 0
+        var intervalIndex = 0
+        let started = Date()
+        var lastReport = started
+
+        func drain(_ output: () throws(MediaError) -> EncoderOutput, stream: Int) throws {
+            while case .packet(let packet) = try output() { try muxer.write(packet, toStream: stream) }
+        }
+
+        for n in 0..<frameCount {
+            if shouldStop() { throw CancellationError() }
+            let tMs = n * 1000 / fps
+            let t = Double(n) / Double(fps)
+            while intervalIndex + 1 < plan.intervals.count, plan.intervals[intervalIndex].endMs <= tMs { intervalIndex += 1 }
+            guard let interval = plan.intervals.isEmpty ? nil : plan.intervals[intervalIndex] else { break }
+            try compositor.paint(interval, background: plan.background, at: t)
+            try video.send(compositor.canvas, pts: Int64(n), forceKeyframe: n % gop == 0)
+            try drain(video.receive, stream: videoStream)
+
+            // Audio up to the end of this frame, in blocks that never cross an interval boundary.
+            let audioEnd = min(totalSamples, (n + 1) * AudioTrackReader.sampleRate / fps)
+            while samplesDone < audioEnd {
+                let at = samplesDone * 1000 / AudioTrackReader.sampleRate
+                let current = plan.interval(atMs: at) ?? interval
+                let boundary = current.endMs * AudioTrackReader.sampleRate / 1000
+                let count = max(1, min(audioEnd, boundary) - samplesDone)
+                try audio.send(planar: mix.block(current, start: samplesDone, count: count))
+                samplesDone += count
+            }
+            try drain(audio.receive, stream: audioStream)
+
+            let now = Date()
+            if now.timeIntervalSince(lastReport) >= 0.5 {
+                lastReport = now
+                progress(ComposeProgress(composedSeconds: t, totalSeconds: Double(plan.durationMs) / 1000,
+                                         elapsedSeconds: now.timeIntervalSince(started)))
+            }
+        }
+        try video.sendEndOfStream()
+        try drain(video.receive, stream: videoStream)
+        try audio.sendEndOfStream()
+        try drain(audio.receive, stream: audioStream)
+        try muxer.finish()
+        progress(ComposeProgress(composedSeconds: Double(plan.durationMs) / 1000,
+                                 totalSeconds: Double(plan.durationMs) / 1000,
+                                 elapsedSeconds: Date().timeIntervalSince(started)))
+        return Result(frames: frameCount, audioSamples: samplesDone,
+                      lostMedia: compositor.lostMedia.merging(mix.lostMedia) { a, _ in a })
+    }
+}

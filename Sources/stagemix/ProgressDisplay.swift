@@ -1,0 +1,30 @@
+import Foundation
+import StageMixPipeline
+
+/// Shows compose progress: a bar on a terminal, JSON lines otherwise (for workers and scripts).
+struct ProgressDisplay {
+    let isTerminal = isatty(STDERR_FILENO) != 0 && isatty(STDOUT_FILENO) != 0
+
+    func show(_ p: ComposeProgress) {
+        if isTerminal {
+            let width = 30
+            let filled = Int(p.percent / 100 * Double(width))
+            let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+            let line = String(format: "\r[%@] %5.1f%%  %.1fx  %@ left ", bar, p.percent, p.speed, Self.clock(p.etaSeconds))
+            FileHandle.standardError.write(Data(line.utf8))
+        } else {
+            let line = String(format: "{\"event\":\"progress\",\"percent\":%.1f,\"speed\":%.2f,\"etaSeconds\":%.1f}\n",
+                              p.percent, p.speed, p.etaSeconds)
+            FileHandle.standardOutput.write(Data(line.utf8))
+        }
+    }
+
+    func finish() {
+        if isTerminal { FileHandle.standardError.write(Data("\n".utf8)) }
+    }
+
+    static func clock(_ seconds: Double) -> String {
+        let s = Int(seconds.rounded())
+        return String(format: "%d:%02d", s / 60, s % 60)
+    }
+}
