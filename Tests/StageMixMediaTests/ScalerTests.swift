@@ -23,6 +23,26 @@ import StageMixMedia
         }
     }
 
+    /// A tile touching the canvas's right edge: swscale's vector stores run past the row end, which
+    /// must land in row padding, not at the start of the next row (seen as a stripe down the left edge).
+    @Test func tileAtTheRightEdgeLeavesTheNextRowsStartAlone() throws {
+        let source = try CanvasFrame(width: 640, height: 360)
+        try source.fill(color: red)
+        let canvas = try CanvasFrame(width: 1280, height: 720)
+        try canvas.fill(color: blue)
+        try Scaler().scale(try source.snapshot(), into: canvas, rect: PixelRect(x: 644, y: 180, width: 636, height: 356))
+        for y in stride(from: 180, to: 540, by: 7) {
+            for x in [0, 1, 2, 3, 4, 8, 16, 31, 63] {
+                #expect(canvas.pixelRGB(x: x, y: y).isClose(to: blue, tolerance: 3), "(\(x),\(y))")
+            }
+        }
+        // Copy-on-write keeps the padding: a shared canvas drawn on again behaves the same.
+        let held = try canvas.snapshot()
+        try Scaler().scale(try source.snapshot(), into: canvas, rect: PixelRect(x: 644, y: 180, width: 636, height: 356))
+        #expect(canvas.pixelRGB(x: 0, y: 200).isClose(to: blue, tolerance: 3))
+        _ = held
+    }
+
     @Test func cropsTheSource() throws {
         let source = try CanvasFrame(width: 32, height: 16)
         try source.fill(color: red)

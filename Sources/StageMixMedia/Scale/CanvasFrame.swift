@@ -19,7 +19,18 @@ public final class CanvasFrame: @unchecked Sendable {
         f.pointee.colorspace = AVCOL_SPC_BT709
         f.pointee.color_primaries = AVCOL_PRI_BT709
         f.pointee.color_trc = AVCOL_TRC_BT709
-        try ffCheck(av_frame_get_buffer(f, 0), .outOfMemory, "canvas \(width)x\(height)")
+        try Self.allocatePadded(f)
+    }
+
+    /// Every row (of every plane) gets at least `RightMargin.bytes` of padding past the picture, so
+    /// swscale's vector stores past a tile at the right edge land in padding, not in the next row.
+    private static let rowPadding = 128
+
+    private static func allocatePadded(_ f: UnsafeMutablePointer<AVFrame>) throws(MediaError) {
+        let width = f.pointee.width
+        f.pointee.width = width + Int32(rowPadding)
+        defer { f.pointee.width = width }
+        _ = try ffCheck(av_frame_get_buffer(f, 0), .outOfMemory, "canvas \(width)x\(f.pointee.height)")
     }
 
     deinit {
@@ -33,7 +44,19 @@ public final class CanvasFrame: @unchecked Sendable {
     /// Ensures the buffer is not shared (copying it if an encoder still holds a
     /// reference), so the next writes are private to this canvas.
     public func makeWritable() throws(MediaError) {
-        try ffCheck(av_frame_make_writable(pointer), .outOfMemory, "make canvas writable")
+        guard av_frame_is_writable(pointer) == 0 else { return }
+        // Not av_frame_make_writable: its fresh buffer would lose the row padding.
+        guard let fresh = av_frame_alloc() else { throw .outOfMemory("canvas frame") }
+        var dead: UnsafeMutablePointer<AVFrame>? = fresh
+        defer { av_frame_free(&dead) }
+        fresh.pointee.width = pointer.pointee.width
+        fresh.pointee.height = pointer.pointee.height
+        fresh.pointee.format = pointer.pointee.format
+        try Self.allocatePadded(fresh)
+        _ = try ffCheck(av_frame_copy(fresh, pointer), .outOfMemory, "copy canvas")
+        _ = try ffCheck(av_frame_copy_props(fresh, pointer), .outOfMemory, "copy canvas properties")
+        av_frame_unref(pointer)
+        av_frame_move_ref(pointer, fresh)
     }
 
     /// Paints `rect` (the whole canvas when nil) with `color`, converted to

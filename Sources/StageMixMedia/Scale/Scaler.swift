@@ -109,14 +109,14 @@ private struct RightMargin {
     private var saved: [(plane: Int32, x: Int, y: Int, rows: Int, width: Int, data: [UInt8])] = []
 
     init(saving frame: UnsafeMutablePointer<AVFrame>, rect: PixelRect) {
-        let canvasWidth = Int(frame.pointee.width)
         for plane in Int32(0)..<3 {
             let shift = plane == 0 ? 0 : 1  // yuv420p
             let x = (rect.x + rect.width) >> shift
-            let width = min(Self.bytes, (canvasWidth >> shift) - x)
+            let stride = Int(cff_frame_linesize(frame, plane))
+            // Up to the end of the row in memory: past the picture lies the canvas's row padding.
+            let width = min(Self.bytes, stride - x)
             guard width > 0 else { continue }
             let y = rect.y >> shift, rows = rect.height >> shift
-            let stride = Int(cff_frame_linesize(frame, plane))
             let base = cff_frame_data(frame, plane)!
             var data = [UInt8](repeating: 0, count: width * rows)
             for r in 0..<rows {

@@ -1,0 +1,22 @@
+import Foundation
+import StageMixCore
+import StageMixMedia
+
+/// A still of the composite at one session time, painted exactly as the composition paints it.
+public enum Preview {
+    public static func write(capture: Capture, plan: CompositionPlan, atSeconds t: Double, to url: URL) throws {
+        let ms = Int((t * 1000).rounded(.down))
+        guard let interval = plan.interval(atMs: ms) else {
+            throw PreviewError(message: String(format: "%.3f s is outside the session (0 to %.3f s)", t, Double(plan.durationMs) / 1000))
+        }
+        let compositor = try Compositor(capture: capture, canvas: plan.canvas)
+        try compositor.paint(interval, background: plan.background, at: t)
+        try PNGWriter.write(compositor.canvas, to: url)
+    }
+}
+
+/// A preview asked for something the session does not have.
+public struct PreviewError: Error, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}
