@@ -1,0 +1,149 @@
+import Foundation
+import StageMixCore
+import StageMixMedia
+
+/// The lobby check of a capture: does every track layer open and decode, what codec, size,
+/// rate and length does it have, where is its first keyframe, and is any microphone silent
+/// throughout (its peak never above `silenceThresholdDbfs`, as a client's mic check decides).
+public struct CaptureProbe: Sendable {
+    /// Video frames decoded per layer to call it decodable.
+    public var framesToDecode: Int
+    public var silenceThresholdDbfs: Double
+
+    public init(framesToDecode: Int = 5, silenceThresholdDbfs: Double = -60) {
+        self.framesToDecode = framesToDecode
+        self.silenceThresholdDbfs = silenceThresholdDbfs
+    }
+
+    /// Reads and validates the capture (a bad one throws the reader's error), then probes it.
+    public func probe(directory: URL) throws(CaptureError) -> ProbeReport {
+        probe(try CaptureReader.read(directory: directory))
+    }
+
+    public func probe(_ capture: Capture) -> ProbeReport {
+        var streams: [StreamProbe] = []
+        for track in capture.tracks {
+            if track.kind == .video {
+                for layer in track.layers {
+                    var entry = blank(track, quality: layer.quality.rawValue, file: layer.file,
+                                      startOffsetMs: track.startOffsetMs(of: layer))
+                    probeVideo(capture.mediaURL(layer.file), into: &entry)
+                    streams.append(entry)
+                }
+            } else if let file = track.file {
+                var entry = blank(track, quality: nil, file: file, startOffsetMs: track.startOffsetMs)
+                probeAudio(capture.mediaURL(file), into: &entry)
+                streams.append(entry)
+            }
+        }
+        return ProbeReport(sessionId: capture.sessionId, durationMs: capture.durationMs, streams: streams)
+    }
+
+    private func blank(_ track: Track, quality: String?, file: String, startOffsetMs: Int) -> StreamProbe {
+        StreamProbe(trackId: track.id, participantId: track.participantId, source: track.source.rawValue,
+                    quality: quality, file: file, startOffsetMs: startOffsetMs, opens: false, decodes: false)
+    }
+
+    private func open(_ url: URL, _ type: MediaType, into entry: inout StreamProbe) -> (Demuxer, StreamInfo)? {
+        do {
+            let demuxer = try Demuxer(url: url)
+            guard let stream = demuxer.firstStream(ofType: type) else {
+                entry.error = "no \(type) stream in \(demuxer.formatName)"
+                return nil
+            }
+            entry.opens = true
+            entry.codec = stream.codecName
+            return (demuxer, stream)
+        } catch {
+            entry.error = error.description
+            return nil
+        }
+    }
+
+    /// Reads every packet (cheap) for length and first keyframe; decodes only the first few.
+    private func probeVideo(_ url: URL, into entry: inout StreamProbe) {
+        guard let (demuxer, stream) = open(url, .video, into: &entry) else { return }
+        entry.width = stream.width
+        entry.height = stream.height
+        entry.frameRate = stream.frameRate?.doubleValue
+        let seconds = stream.timeBase.doubleValue
+        var packets = 0, decoded = 0
+        var firstPts: Int64?, endPts: Int64?, firstKeyframePts: Int64?
+        do {
+            let decoder = try VideoDecoder(stream: stream, threadCount: 1)
+            func receive() throws(MediaError) {
+                while case .frame = try decoder.receive() { decoded += 1 }
+            }
+            while let packet = try demuxer.readPacket() {
+                guard packet.streamIndex == stream.index else { continue }
+                packets += 1
+                if let pts = packet.pts {
+                    firstPts = min(firstPts ?? pts, pts)
+                    endPts = max(endPts ?? pts, pts + packet.duration)
+                    if packet.isKeyframe, firstKeyframePts == nil { firstKeyframePts = pts }
+                }
+                if decoded < framesToDecode {
+                    try decoder.send(packet)
+                    try receive()
+                }
+            }
+            if decoded < framesToDecode {
+                try decoder.send(nil)
+                try receive()
+            }
+            entry.decodes = decoded >= min(framesToDecode, packets) && decoded > 0
+            if !entry.decodes { entry.error = "decoded \(decoded) of \(packets) packets" }
+        } catch {
+            entry.error = error.description
+        }
+        entry.packets = packets
+        entry.decoded = decoded
+        if let firstPts, let endPts { entry.durationSeconds = Double(endPts - firstPts) * seconds }
+        if let firstPts, let firstKeyframePts {
+            entry.firstKeyframeMs = entry.startOffsetMs + Int((Double(firstKeyframePts - firstPts) * seconds * 1000).rounded())
+        }
+    }
+
+    /// Decodes the whole track, as a mic check listens to all of it.
+    private func probeAudio(_ url: URL, into entry: inout StreamProbe) {
+        guard let (demuxer, stream) = open(url, .audio, into: &entry) else { return }
+        entry.sampleRate = stream.sampleRate
+        entry.channels = stream.channels
+        var level = AudioLevel()
+        var packets = 0
+        do {
+            if stream.codecName == "opus" {
+                let decoder = try OpusDecoder(stream: stream)
+                while let packet = try demuxer.readPacket() {
+                    guard packet.streamIndex == stream.index else { continue }
+                    packets += 1
+                    level.add(try decoder.decode(packet).interleaved)
+                }
+            } else {
+                let decoder = try AudioDecoder(stream: stream)
+                func receive() throws(MediaError) {
+                    while case .frame(let samples) = try decoder.receive() { level.add(samples.interleaved) }
+                }
+                while let packet = try demuxer.readPacket() {
+                    guard packet.streamIndex == stream.index else { continue }
+                    packets += 1
+                    try decoder.send(packet)
+                    try receive()
+                }
+                try decoder.send(nil)
+                try receive()
+            }
+            entry.decodes = level.count > 0
+            if !entry.decodes { entry.error = "no audio samples decoded" }
+        } catch {
+            entry.error = error.description
+        }
+        let channels = max(1, stream.channels)
+        entry.packets = packets
+        entry.decoded = level.count / channels
+        if stream.sampleRate > 0 { entry.durationSeconds = Double(level.count / channels) / Double(stream.sampleRate) }
+        entry.rmsDbfs = level.rmsDbfs
+        entry.peakDbfs = level.peakDbfs
+        if let peak = level.peakDbfs { entry.silent = peak < silenceThresholdDbfs }
+    }
+}

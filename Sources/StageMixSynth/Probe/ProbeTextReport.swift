@@ -1,0 +1,37 @@
+import Foundation
+
+/// `stagemix probe`'s table: one row per layer or audio track, then the problems.
+public enum ProbeTextReport {
+    public static func render(_ report: ProbeReport) -> String {
+        let header = ["TRACK", "LAYER", "CODEC", "SIZE", "FPS", "DURATION", "FIRST KEY", "LEVEL", "STATUS"]
+        let rows = report.streams.map { s -> [String] in
+            let size = s.width.flatMap { w in s.height.map { "\(w)x\($0)" } } ?? "-"
+            let level = s.peakDbfs.map { String(format: "peak %.0f dBFS", $0) } ?? "-"
+            return [s.trackId, s.quality ?? "audio", s.codec ?? "-",
+                    s.quality == nil ? (s.sampleRate.map { "\($0) Hz \(s.channels ?? 0)ch" } ?? "-") : size,
+                    s.frameRate.map { String(format: "%.2f", $0) } ?? "-",
+                    s.durationSeconds.map { String(format: "%.2f s", $0) } ?? "-",
+                    s.firstKeyframeMs.map { String(format: "%.3f s", Double($0) / 1000) } ?? "-",
+                    level, status(s)]
+        }
+        let widths = header.indices.map { i in ([header] + rows).map { $0[i].count }.max() ?? 0 }
+        func line(_ cells: [String]) -> String {
+            zip(cells, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }
+                .joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+        }
+        var out = "capture \(report.sessionId), \(String(format: "%.1f", Double(report.durationMs) / 1000)) s, \(report.streams.count) media files\n\n"
+        out += ([header] + rows).map(line).joined(separator: "\n") + "\n\n"
+        let problems = report.problems
+        out += problems.isEmpty ? "all media opens and decodes; no silent microphone\n"
+            : "\(problems.count) problem\(problems.count == 1 ? "" : "s"):\n"
+                + problems.map { "  \($0.file): \(status($0))\($0.error.map { " (\($0))" } ?? "")\n" }.joined()
+        return out
+    }
+
+    static func status(_ s: StreamProbe) -> String {
+        if !s.opens { return "CANNOT OPEN" }
+        if !s.decodes { return "CANNOT DECODE" }
+        if s.silent == true { return "SILENT" }
+        return "ok"
+    }
+}
