@@ -24,7 +24,7 @@ public struct CaptureSynthesizer: Sendable {
         let problems = scenario.problems
         guard problems.isEmpty else { throw SynthError("scenario \(scenario.sessionId):\n  " + problems.joined(separator: "\n  ")) }
         let timelines = TrackMediaTimeline.all(in: scenario)
-        let manifest = try manifestData(scenario, timelines: timelines)
+        let manifest = try manifestData(for: scenario, timelines: timelines)
         // The contract's own reader vets the events before minutes of encoding.
         _ = try CaptureReader.parse(manifest, directory: directory, file: "session.json (scenario \(scenario.sessionId))")
 
@@ -90,8 +90,13 @@ public struct CaptureSynthesizer: Sendable {
     }
 
     /// The session.json bytes: participants, every track that is ever published, the events
-    /// and `session.ended` at the scenario's duration.
-    func manifestData(_ scenario: Scenario, timelines: [String: TrackMediaTimeline]) throws -> Data {
+    /// and `session.ended` at the scenario's duration. Needs no media, so the plan of a
+    /// scenario can be worked out without encoding anything.
+    public func manifestData(for scenario: Scenario) throws -> Data {
+        try manifestData(for: scenario, timelines: TrackMediaTimeline.all(in: scenario))
+    }
+
+    func manifestData(for scenario: Scenario, timelines: [String: TrackMediaTimeline]) throws -> Data {
         let tracks = scenario.tracks.compactMap { participant, track -> SessionManifest.Track? in
             guard let start = timelines[track.id]?.startOffsetMs else { return nil }
             let layers = track.kind == .video ? track.effectiveLayers.map {

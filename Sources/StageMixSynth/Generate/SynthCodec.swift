@@ -18,7 +18,7 @@ public enum SynthCodec: String, Sendable, Hashable, CaseIterable {
         case .vp8:
             return VideoEncoderSettings(
                 codecName: "libvpx", width: width, height: height, frameRate: Rational(Int32(frameRate), 1),
-                rateControl: .bitrate(max(60_000, width * height / 6)), gopSize: keyframeInterval,
+                rateControl: .crf(12), gopSize: keyframeInterval,
                 preset: "realtime", threadCount: 1, options: ["cpu-used": "8"])
         case .h264:
             return VideoEncoderSettings(

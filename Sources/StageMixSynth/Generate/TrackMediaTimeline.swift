@@ -71,7 +71,7 @@ public struct TrackMediaTimeline: Sendable, Hashable {
         var index = 0
         var previousWritten = -1
         while true {
-            let ms = Double(start) + Double(index) * 1000 / Double(frameRate)
+            let ms = Double(start) + Double(index * 1000) / Double(frameRate)
             guard ms < Double(end) else { break }
             if isFlowing(atMs: ms) {
                 frames.append(SynthFrame(index: index, sessionMs: ms, resumes: previousWritten >= 0 && previousWritten != index - 1))
