@@ -40,5 +40,6 @@ let package = Package(
         .testTarget(name: "StageMixCoreTests", dependencies: ["StageMixCore", "StageMixLayout"], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixMediaTests", dependencies: ["StageMixMedia"], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixPipelineTests", dependencies: ["StageMixPipeline", "StageMixSynth", "StageMixCore", "StageMixMedia"], swiftSettings: swiftSettings),
+        .testTarget(name: "StageMixSynthTests", dependencies: ["StageMixSynth", "StageMixCore", "StageMixMedia"], swiftSettings: swiftSettings),
     ]
 )
