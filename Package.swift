@@ -39,7 +39,7 @@ let package = Package(
         .testTarget(name: "StageMixLayoutTests", dependencies: ["StageMixLayout"], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixCoreTests", dependencies: ["StageMixCore", "StageMixLayout"], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixMediaTests", dependencies: ["StageMixMedia"], swiftSettings: swiftSettings),
-        .testTarget(name: "StageMixPipelineTests", dependencies: ["StageMixPipeline", "StageMixSynth", "StageMixCore", "StageMixMedia"], swiftSettings: swiftSettings),
+        .testTarget(name: "StageMixPipelineTests", dependencies: ["StageMixPipeline", "StageMixSynth", "StageMixCore", "StageMixLayout", "StageMixMedia"], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixSynthTests", dependencies: ["StageMixSynth", "StageMixCore", "StageMixMedia"], swiftSettings: swiftSettings),
     ]
 )

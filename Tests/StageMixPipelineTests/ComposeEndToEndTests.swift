@@ -1,0 +1,170 @@
+import Foundation
+import Testing
+import StageMixCore
+import StageMixLayout
+import StageMixMedia
+import StageMixPipeline
+import StageMixSynth
+
+/// Composes a synthetic capture and decodes the HLS back: what each tile shows and what the mix
+/// sounds like at chosen instants, against the plan and the generator's known colours and tones.
+@Suite("Compose end to end", .serialized)
+struct ComposeEndToEndTests {
+    /// Ana on stage throughout; Ben publishes from 0 but is pinned only at 2 s; Cy publishes while
+    /// SIGNALLING_ONLY and is never on stage. Ana's camera is muted 5.0-6.5 s.
+    static func scenario() -> Scenario {
+        let tracks = { (k: String) in [ScenarioTrack(id: "TR_\(k)_cam", source: .camera), ScenarioTrack(id: "TR_\(k)_mic", source: .microphone)] }
+        let ana = ScenarioParticipant.palette(0, id: "p-ana", name: "Ana", tracks: tracks("ana"))
+        let ben = ScenarioParticipant.palette(1, id: "p-ben", name: "Ben", tracks: tracks("ben"))
+        let cy = ScenarioParticipant.palette(2, id: "p-cy", name: "Cy", tracks: tracks("cy"))
+        var events: [ScenarioEvent] = [
+            .joined(0, ana.id, role: "host"), .pinned(0, ana.id),
+            .joined(0, ben.id, role: "speaker"),
+            .joined(0, cy.id, mode: "SIGNALLING_ONLY", role: "speaker"),
+        ]
+        events += ["ana", "ben", "cy"].flatMap { k in [ScenarioEvent.published(0, "TR_\(k)_cam"), .published(0, "TR_\(k)_mic")] }
+        events += [.pinned(2_000, ben.id), .muted(5_000, "TR_ana_cam"), .unmuted(6_500, "TR_ana_cam")]
+        return Scenario(sessionId: "e2e", durationMs: 8_000, roles: ScenarioRole.stageRoles,
+                        participants: [ana, ben, cy], events: events)
+    }
+
+    struct Composed {
+        var capture: Capture
+        var plan: CompositionPlan
+        var output: ComposedOutput
+        var colors: [String: StageMixMedia.RGBColor]
+        var tones: [String: Double]
+        var root: URL
+        func cleanup() { try? FileManager.default.removeItem(at: root) }
+    }
+
+    static func compose(codec: SynthCodec, layout: String = "grid", segmentSeconds: Double = 2,
+                        format: HLSMuxer.SegmentType = .mpegts) throws -> Composed {
+        MediaLog.setLevel(.error)
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("stagemix-e2e-\(UUID().uuidString)")
+        let captureDir = root.appendingPathComponent("capture")
+        let expected = try CaptureSynthesizer(codec: codec).synthesize(scenario(), to: captureDir)
+        let capture = try CaptureReader.read(directory: captureDir)
+        let doc = try PlanDocument(capture: capture, layout: try Layout.resolve(layout))
+        let out = root.appendingPathComponent("out")
+        try CompositionJob(capture: capture, document: doc,
+                           settings: ComposeSettings(segmentSeconds: segmentSeconds, segmentFormat: format, preset: "ultrafast"))
+            .run(out: out)
+        let output = try ComposedOutput(hls: out.appendingPathComponent("hls"))
+        for name in ["timeline.json", "billing.json", "plan.json", "report.json"] {
+            #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent(name).path), "\(name) written")
+        }
+        var colors: [String: StageMixMedia.RGBColor] = [:], tones: [String: Double] = [:]
+        for p in expected.participants {
+            colors[p.id] = StageMixMedia.RGBColor(hex: p.color)
+            tones[p.id] = p.toneHz
+        }
+        return Composed(capture: capture, plan: doc.plan, output: output, colors: colors, tones: tones, root: root)
+    }
+
+    /// Points inside a tile, away from the marker along the top: the lower half, on a 3x2 grid.
+    static func probePoints(_ r: Rect) -> [(Int, Int)] {
+        [0.25, 0.5, 0.75].flatMap { fx in [0.6, 0.8].map { fy in
+            (r.x + Int(Double(r.width) * fx), r.y + Int(Double(r.height) * fy)) } }
+    }
+
+    static func checkTiles(_ c: Composed, at t: Double) throws {
+        let frame = try #require(c.output.frame(at: t), "a frame at \(t) s")
+        let interval = try #require(c.plan.interval(atMs: Int(t * 1000)))
+        for tile in interval.tiles {
+            let want: StageMixMedia.RGBColor = tile.show == .video
+                ? try #require(c.colors[tile.participantId]) : StageMixMedia.RGBColor(r: 0x3A, g: 0x3F, b: 0x4B)
+            for (x, y) in probePoints(tile.rect) {
+                let got = try #require(frame.pixelRGB(x: x, y: y))
+                #expect(got.isClose(to: want, tolerance: 24),
+                        "t=\(t) \(tile.participantId) \(tile.show) at (\(x),\(y)): \(got), want \(want)")
+            }
+        }
+        // The moving marker is where the session clock says it is: video timing is right.
+        for tile in interval.tiles where tile.show == .video {
+            let layer = try #require(tile.layer)
+            let shown = FitGeometry.fit(content: CanvasSize(width: layer.width, height: layer.height), into: tile.rect, mode: tile.fit)
+            let m = TestPattern.marker(width: layer.width, height: layer.height, atMs: t * 1000)
+            let sx = Double(shown.destination.width) / Double(layer.width), sy = Double(shown.destination.height) / Double(layer.height)
+            let x = shown.destination.x + Int((Double(m.x) + Double(m.width) / 2) * sx)
+            let y = shown.destination.y + Int((Double(m.y) + Double(m.height) / 2) * sy)
+            let got = try #require(frame.pixelRGB(x: x, y: y))
+            #expect(got.isClose(to: .white, tolerance: 40), "t=\(t) \(tile.participantId): marker centre (\(x),\(y)) is \(got)")
+        }
+        // Nobody off stage anywhere: sample the whole frame on a coarse grid.
+        let onStage = Set(interval.tiles.filter { $0.show == .video }.map(\.participantId))
+        for (id, color) in c.colors where !onStage.contains(id) {
+            for y in stride(from: 4, to: frame.height, by: 24) {
+                for x in stride(from: 4, to: frame.width, by: 24) {
+                    let got = try #require(frame.pixelRGB(x: x, y: y))
+                    #expect(!got.isClose(to: color, tolerance: 24), "t=\(t): \(id)'s colour at (\(x),\(y))")
+                }
+            }
+        }
+    }
+
+    @Test(arguments: [SynthCodec.vp8, .h264])
+    func tilesShowWhoThePlanPutsThere(codec: SynthCodec) throws {
+        let c = try Self.compose(codec: codec)
+        defer { c.cleanup() }
+        // Alone, two side by side, Ana muted (placeholder), both again.
+        #expect(c.plan.interval(atMs: 1_000)?.tiles.map(\.participantId) == ["p-ana"])
+        #expect(c.plan.interval(atMs: 3_000)?.tiles.map(\.participantId) == ["p-ana", "p-ben"])
+        for t in [1.0, 3.0, 5.5, 7.0] { try Self.checkTiles(c, at: t) }
+        // The background shows above and below the two 16:9 tiles.
+        let frame = try #require(c.output.frame(at: 3.0))
+        let background = backgroundColor(of: c.plan)
+        #expect(try #require(frame.pixelRGB(x: 640, y: 40)).isClose(to: background, tolerance: 12))
+    }
+
+    @Test func theMixHasTheTonesOfWhoIsOnStageAndNoOthers() throws {
+        let c = try Self.compose(codec: .vp8)
+        defer { c.cleanup() }
+        let ana = c.tones["p-ana"]!, ben = c.tones["p-ben"]!, cy = c.tones["p-cy"]!
+        let early = c.output.audio(from: 0.5, to: 1.5)   // Ana alone
+        let later = c.output.audio(from: 3.0, to: 4.0)   // Ana and Ben
+        let reference = tonePower(ana, in: early)
+        #expect(reference > 1e-3, "Ana is heard")
+        #expect(tonePower(ben, in: early) < reference / 100, "Ben is not heard before he is pinned")
+        #expect(tonePower(ben, in: later) > reference / 10, "Ben is heard once on stage")
+        #expect(tonePower(ana, in: later) > reference / 10)
+        for block in [early, later] { #expect(tonePower(cy, in: block) < reference / 100, "Cy is never heard") }
+        // The limiter keeps the sum in range.
+        #expect(c.output.audio.allSatisfy { abs($0) <= 1.0 })
+    }
+
+    @Test func segmentsKeyframesDurationAndSync() throws {
+        let c = try Self.compose(codec: .vp8)
+        defer { c.cleanup() }
+        let out = c.output
+        #expect(out.playlist.contains("#EXT-X-PLAYLIST-TYPE:VOD"))
+        #expect(out.playlist.contains("#EXT-X-ENDLIST"))
+        #expect(out.playlist.contains("#EXT-X-PROGRAM-DATE-TIME:2026-11-20T18:00:00.000Z"))
+        #expect(out.playlist.contains("#EXT-X-PROGRAM-DATE-TIME:2026-11-20T18:00:02.000Z"))
+        #expect(out.segments.map(\.duration) == [2, 2, 2, 2])
+        for segment in out.segments {
+            let demuxer = try Demuxer(url: out.directory.appendingPathComponent(segment.file))
+            let video = try #require(demuxer.firstStream(ofType: .video))
+            var first: Packet?
+            while let p = try demuxer.readPacket() { if p.streamIndex == video.index { first = p; break } }
+            #expect(first?.isKeyframe == true, "\(segment.file) starts with a keyframe")
+        }
+        // Exactly the session: 8 s at 30 fps, and 8 s of audio.
+        #expect(out.frames.count == 240)
+        #expect(abs(Double(out.audio.count) / 48_000 - 8.0) < 1.0 / 30)
+        // Audio and video start together (AAC priming aside) within one frame.
+        #expect(abs(out.firstAudio + 1024.0 / 48_000 - out.firstVideo) < 1.0 / 30)
+    }
+
+    @Test func fmp4SegmentsPlayToo() throws {
+        let c = try Self.compose(codec: .vp8, segmentSeconds: 4, format: .fmp4)
+        defer { c.cleanup() }
+        #expect(c.output.playlist.contains("#EXT-X-MAP:URI=\"init.mp4\""))
+        #expect(c.output.segments.map(\.duration) == [4, 4])
+        try Self.checkTiles(c, at: 3.0)
+    }
+}
+
+func backgroundColor(of plan: CompositionPlan) -> StageMixMedia.RGBColor {
+    StageMixMedia.RGBColor(r: plan.background.r, g: plan.background.g, b: plan.background.b)
+}
