@@ -6,6 +6,6 @@ struct StageMix: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stagemix",
         abstract: "Compose recorded livestream captures into HLS, with stage timeline and billing reports.",
-        subcommands: [Plan.self, Compose.self, Preview.self]
+        subcommands: [Plan.self, Compose.self, Preview.self, Synth.self]
     )
 }
