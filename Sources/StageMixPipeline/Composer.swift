@@ -22,6 +22,8 @@ public final class Composer {
         public var audioSamples: Int
         /// Media file to the reason it could not be read.
         public var lostMedia: [String: String]
+        /// Video frames decoded per layer file: only layers some tile showed appear.
+        public var decodedFrames: [String: Int]
     }
 
     /// Total output frames: the session's duration at the plan's frame rate, rounded up.
@@ -101,6 +103,7 @@ public final class Composer {
                                  totalSeconds: Double(plan.durationMs) / 1000,
                                  elapsedSeconds: Date().timeIntervalSince(started)))
         return Result(frames: frameCount, audioSamples: samplesDone,
-                      lostMedia: compositor.lostMedia.merging(mix.lostMedia) { a, _ in a })
+                      lostMedia: compositor.lostMedia.merging(mix.lostMedia) { a, _ in a },
+                      decodedFrames: compositor.decoded.framesByFile)
     }
 }

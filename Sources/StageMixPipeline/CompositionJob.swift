@@ -27,6 +27,8 @@ public struct CompositionJob: Sendable {
         public var warnings: [String]
         /// Media file to why it could not be read; the composition shows placeholders or silence there.
         public var lostMedia: [String: String]
+        /// Video frames decoded per layer file.
+        public var decodedFrames: [String: Int]
         public var composeSeconds: Double
     }
 
@@ -49,7 +51,7 @@ public struct CompositionJob: Sendable {
                 sessionId: plan.sessionId, durationSeconds: Double(plan.durationMs) / 1000, frames: result.frames,
                 canvas: "\(plan.canvas.width)x\(plan.canvas.height)", fps: plan.fps, layout: plan.layoutName,
                 segmentSeconds: settings.segmentSeconds, segmentFormat: settings.segmentFormat.rawValue,
-                warnings: document.warnings, lostMedia: lost, composeSeconds: Date().timeIntervalSince(started))
+                warnings: document.warnings, lostMedia: lost, decodedFrames: result.decodedFrames, composeSeconds: Date().timeIntervalSince(started))
             try write(document.timeline, to: "timeline.json", in: output.staging)
             try write(document.billing, to: "billing.json", in: output.staging)
             try write(document.plan, to: "plan.json", in: output.staging)

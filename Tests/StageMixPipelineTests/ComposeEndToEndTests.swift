@@ -12,7 +12,7 @@ import StageMixSynth
 struct ComposeEndToEndTests {
     /// Ana on stage throughout; Ben publishes from 0 but is pinned only at 2 s; Cy publishes while
     /// SIGNALLING_ONLY and is never on stage. Ana's camera is muted 5.0-6.5 s.
-    static func scenario() -> Scenario {
+    static func scenario(pauseBen: ClosedRange<Int>? = nil) -> Scenario {
         let tracks = { (k: String) in [ScenarioTrack(id: "TR_\(k)_cam", source: .camera), ScenarioTrack(id: "TR_\(k)_mic", source: .microphone)] }
         let ana = ScenarioParticipant.palette(0, id: "p-ana", name: "Ana", tracks: tracks("ana"))
         let ben = ScenarioParticipant.palette(1, id: "p-ben", name: "Ben", tracks: tracks("ben"))
@@ -24,8 +24,12 @@ struct ComposeEndToEndTests {
         ]
         events += ["ana", "ben", "cy"].flatMap { k in [ScenarioEvent.published(0, "TR_\(k)_cam"), .published(0, "TR_\(k)_mic")] }
         events += [.pinned(2_000, ben.id), .muted(5_000, "TR_ana_cam"), .unmuted(6_500, "TR_ana_cam")]
+        if let pause = pauseBen {
+            events += [.streamState(pause.lowerBound, "TR_ben_cam", "paused"), .streamState(pause.upperBound, "TR_ben_cam", "active")]
+        }
+        let ordered = events.enumerated().sorted { ($0.element.atMs, $0.offset) < ($1.element.atMs, $1.offset) }.map(\.element)
         return Scenario(sessionId: "e2e", durationMs: 8_000, roles: ScenarioRole.stageRoles,
-                        participants: [ana, ben, cy], events: events)
+                        participants: [ana, ben, cy], events: ordered)
     }
 
     struct Composed {
@@ -35,19 +39,21 @@ struct ComposeEndToEndTests {
         var colors: [String: StageMixMedia.RGBColor]
         var tones: [String: Double]
         var root: URL
+        var report: CompositionJob.Report
+        var pausedAtMs: [String: Int] = [:]
         func cleanup() { try? FileManager.default.removeItem(at: root) }
     }
 
     static func compose(codec: SynthCodec, layout: String = "grid", segmentSeconds: Double = 2,
-                        format: HLSMuxer.SegmentType = .mpegts) throws -> Composed {
+                        format: HLSMuxer.SegmentType = .mpegts, scenario: Scenario = scenario()) throws -> Composed {
         MediaLog.setLevel(.error)
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("stagemix-e2e-\(UUID().uuidString)")
         let captureDir = root.appendingPathComponent("capture")
-        let expected = try CaptureSynthesizer(codec: codec).synthesize(scenario(), to: captureDir)
+        let expected = try CaptureSynthesizer(codec: codec).synthesize(scenario, to: captureDir)
         let capture = try CaptureReader.read(directory: captureDir)
         let doc = try PlanDocument(capture: capture, layout: try Layout.resolve(layout))
         let out = root.appendingPathComponent("out")
-        try CompositionJob(capture: capture, document: doc,
+        let report = try CompositionJob(capture: capture, document: doc,
                            settings: ComposeSettings(segmentSeconds: segmentSeconds, segmentFormat: format, preset: "ultrafast"))
             .run(out: out)
         let output = try ComposedOutput(hls: out.appendingPathComponent("hls"))
@@ -59,7 +65,7 @@ struct ComposeEndToEndTests {
             colors[p.id] = StageMixMedia.RGBColor(hex: p.color)
             tones[p.id] = p.toneHz
         }
-        return Composed(capture: capture, plan: doc.plan, output: output, colors: colors, tones: tones, root: root)
+        return Composed(capture: capture, plan: doc.plan, output: output, colors: colors, tones: tones, root: root, report: report)
     }
 
     /// Points inside a tile, away from the marker along the top: the lower half, on a 3x2 grid.
@@ -72,8 +78,8 @@ struct ComposeEndToEndTests {
         let frame = try #require(c.output.frame(at: t), "a frame at \(t) s")
         let interval = try #require(c.plan.interval(atMs: Int(t * 1000)))
         for tile in interval.tiles {
-            let want: StageMixMedia.RGBColor = tile.show == .video
-                ? try #require(c.colors[tile.participantId]) : StageMixMedia.RGBColor(r: 0x3A, g: 0x3F, b: 0x4B)
+            let want: StageMixMedia.RGBColor = tile.show == .placeholder
+                ? StageMixMedia.RGBColor(r: 0x3A, g: 0x3F, b: 0x4B) : try #require(c.colors[tile.participantId])
             for (x, y) in probePoints(tile.rect) {
                 let got = try #require(frame.pixelRGB(x: x, y: y))
                 #expect(got.isClose(to: want, tolerance: 24),
@@ -81,10 +87,12 @@ struct ComposeEndToEndTests {
             }
         }
         // The moving marker is where the session clock says it is: video timing is right.
-        for tile in interval.tiles where tile.show == .video {
+        for tile in interval.tiles where tile.show != .placeholder {
             let layer = try #require(tile.layer)
+            // A held frame is the last one before the pause.
+            let markerMs = tile.show == .heldFrame ? Double(c.pausedAtMs[tile.trackId ?? ""] ?? 0) - 33 : t * 1000
             let shown = FitGeometry.fit(content: CanvasSize(width: layer.width, height: layer.height), into: tile.rect, mode: tile.fit)
-            let m = TestPattern.marker(width: layer.width, height: layer.height, atMs: t * 1000)
+            let m = TestPattern.marker(width: layer.width, height: layer.height, atMs: markerMs)
             let sx = Double(shown.destination.width) / Double(layer.width), sy = Double(shown.destination.height) / Double(layer.height)
             let x = shown.destination.x + Int((Double(m.x) + Double(m.width) / 2) * sx)
             let y = shown.destination.y + Int((Double(m.y) + Double(m.height) / 2) * sy)
@@ -92,7 +100,7 @@ struct ComposeEndToEndTests {
             #expect(got.isClose(to: .white, tolerance: 40), "t=\(t) \(tile.participantId): marker centre (\(x),\(y)) is \(got)")
         }
         // Nobody off stage anywhere: sample the whole frame on a coarse grid.
-        let onStage = Set(interval.tiles.filter { $0.show == .video }.map(\.participantId))
+        let onStage = Set(interval.tiles.filter { $0.show != .placeholder }.map(\.participantId))
         for (id, color) in c.colors where !onStage.contains(id) {
             for y in stride(from: 4, to: frame.height, by: 24) {
                 for x in stride(from: 4, to: frame.width, by: 24) {
@@ -154,6 +162,32 @@ struct ComposeEndToEndTests {
         #expect(abs(Double(out.audio.count) / 48_000 - 8.0) < 1.0 / 30)
         // Audio and video start together (AAC priming aside) within one frame.
         #expect(abs(out.firstAudio + 1024.0 / 48_000 - out.firstVideo) < 1.0 / 30)
+    }
+
+    @Test func decodesOnlyWhatIsShownAtTheLayerThatFits() throws {
+        let c = try Self.compose(codec: .vp8)
+        defer { c.cleanup() }
+        let decoded = c.report.decodedFrames
+        // Cy is never on stage: none of Cy's files is even opened.
+        #expect(!decoded.keys.contains { $0.contains("cy") }, "\(decoded)")
+        // Ana fills the canvas alone for 2 s (high layer), then shares it (medium layer from the next keyframe).
+        let high = decoded.first { $0.key.contains("ana") && $0.key.contains("high") }?.value ?? 0
+        let medium = decoded.first { $0.key.contains("ana") && $0.key.contains("medium") }?.value ?? 0
+        #expect((55...92).contains(high), "high layer frames: \(high)")
+        // 2-5 s, then muted (decoder closed) until 6.5 s, reopened at the 6 s keyframe: about 150.
+        #expect((140...160).contains(medium), "medium layer frames: \(medium)")
+        #expect(!decoded.keys.contains { $0.contains("low") }, "no tile is small enough for a low layer: \(decoded)")
+        #expect(!decoded.keys.contains { $0.contains("ben") && $0.contains("high") })
+    }
+
+    @Test func aPausedStreamHoldsItsLastFrameThenShowsThePlaceholder() throws {
+        var c = try Self.compose(codec: .vp8, scenario: Self.scenario(pauseBen: 3_000...7_500))
+        defer { c.cleanup() }
+        c.pausedAtMs["TR_ben_cam"] = 3_000
+        let held = try #require(c.plan.interval(atMs: 4_500)?.tiles.first { $0.participantId == "p-ben" })
+        #expect(held.show == .heldFrame)
+        #expect(c.plan.interval(atMs: 6_500)?.tiles.first { $0.participantId == "p-ben" }?.show == .placeholder)
+        for t in [4.5, 5.9, 6.5, 7.8] { try Self.checkTiles(c, at: t) }
     }
 
     @Test func fmp4SegmentsPlayToo() throws {

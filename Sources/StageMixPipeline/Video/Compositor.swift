@@ -15,6 +15,7 @@ final class Compositor {
     private var scalers: [String: Scaler] = [:]
     /// Media files that could not be read, with why; the composition goes on without them.
     private(set) var lostMedia: [String: String] = [:]
+    let decoded = DecodeCounter()
 
     init(capture: Capture, canvas size: CanvasSize) throws(MediaError) {
         self.capture = capture
@@ -52,7 +53,7 @@ final class Compositor {
             source = existing
         } else {
             guard let track = capture.track(trackId) else { return nil }
-            source = TrackVideoSource(track: track, capture: capture)
+            source = TrackVideoSource(track: track, capture: capture, counter: decoded)
             sources[trackId] = source
         }
         defer { for (file, error) in source.failures { lostMedia[file] = "\(trackId): \(error)" } }

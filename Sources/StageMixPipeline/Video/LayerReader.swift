@@ -23,8 +23,11 @@ final class LayerReader {
     /// How far ahead a request must jump to seek instead of decoding through.
     static let seekThreshold = 1.0
 
-    init(url: URL, file: String, startOffsetSeconds: Double, threadCount: Int = 1) throws(MediaError) {
+    private let counter: DecodeCounter
+
+    init(url: URL, file: String, startOffsetSeconds: Double, counter: DecodeCounter, threadCount: Int = 1) throws(MediaError) {
         self.file = file
+        self.counter = counter
         demuxer = try Demuxer(url: url)
         guard let video = demuxer.firstStream(ofType: .video) else {
             throw MediaError(.invalidData, "'\(url.path)' has no video stream")
@@ -90,6 +93,7 @@ final class LayerReader {
         while !decoderDrained {
             switch try decoder.receive() {
             case .frame(let frame):
+                counter.count(file)
                 return frame
             case .endOfStream:
                 decoderDrained = true

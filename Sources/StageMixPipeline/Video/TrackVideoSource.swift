@@ -12,9 +12,12 @@ final class TrackVideoSource {
     /// Files that failed to open or decode; reported once, then shown as placeholder.
     private(set) var failures: [String: MediaError] = [:]
 
-    init(track: Track, capture: Capture) {
+    private let counter: DecodeCounter
+
+    init(track: Track, capture: Capture, counter: DecodeCounter) {
         self.track = track
         self.capture = capture
+        self.counter = counter
     }
 
     /// The layer currently delivering pictures.
@@ -56,7 +59,7 @@ final class TrackVideoSource {
         guard let layer = track.layer(quality), failures[layer.file] == nil else { return nil }
         do {
             return try LayerReader(url: capture.mediaURL(layer.file), file: layer.file,
-                                   startOffsetSeconds: Double(track.startOffsetMs(of: layer)) / 1000)
+                                   startOffsetSeconds: Double(track.startOffsetMs(of: layer)) / 1000, counter: counter)
         } catch {
             failures[layer.file] = error
             return nil
