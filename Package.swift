@@ -13,6 +13,11 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/vapor/sqlite-nio", from: "1.13.2"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // C at the edge: FFmpeg and libopus, behind StageMixMedia only.
@@ -30,15 +35,26 @@ let package = Package(
         .target(name: "StageMixSynth", dependencies: ["StageMixCore", "StageMixMedia"], swiftSettings: swiftSettings),
         // Plan -> decode, composite, mix, encode, HLS.
         .target(name: "StageMixPipeline", dependencies: ["StageMixCore", "StageMixMedia"], swiftSettings: swiftSettings),
+        // Job queue (SQLite or PostgreSQL) and the worker that runs compose jobs as child processes.
+        .target(name: "StageMixQueue", dependencies: [
+            .product(name: "SQLiteNIO", package: "sqlite-nio"),
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+        ], swiftSettings: swiftSettings),
 
         .executableTarget(name: "stagemix", dependencies: [
-            "StageMixCore", "StageMixLayout", "StageMixMedia", "StageMixSynth", "StageMixPipeline",
+            "StageMixCore", "StageMixLayout", "StageMixMedia", "StageMixSynth", "StageMixPipeline", "StageMixQueue",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: swiftSettings),
 
         .testTarget(name: "StageMixLayoutTests", dependencies: ["StageMixLayout"], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixCoreTests", dependencies: ["StageMixCore", "StageMixLayout"], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixMediaTests", dependencies: ["StageMixMedia"], swiftSettings: swiftSettings),
+        .testTarget(name: "StageMixQueueTests", dependencies: ["StageMixQueue"], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixPipelineTests", dependencies: ["StageMixPipeline", "StageMixSynth", "StageMixCore", "StageMixLayout", "StageMixMedia"], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixSynthTests", dependencies: ["StageMixSynth", "StageMixCore", "StageMixMedia"], swiftSettings: swiftSettings),
     ]

@@ -2,10 +2,10 @@ import ArgumentParser
 
 /// The `stagemix` command: composes recorded livestream captures.
 @main
-struct StageMix: ParsableCommand {
+struct StageMix: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stagemix",
         abstract: "Compose recorded livestream captures into HLS, with stage timeline and billing reports.",
-        subcommands: [Plan.self, Compose.self, Preview.self, Synth.self]
+        subcommands: [Plan.self, Compose.self, Preview.self, Synth.self, Enqueue.self, Worker.self, Jobs.self]
     )
 }

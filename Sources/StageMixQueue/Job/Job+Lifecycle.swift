@@ -1,0 +1,183 @@
+/// The job lifecycle as a value-type state machine: each event is a `mutating` function that
+/// changes the record and says what happened. Both queue backends load a locked row, apply
+/// one of these, and write the row back, so the rules live here once and are tested without
+/// a database.
+extension Job {
+    public enum ClaimAction: Sendable, Equatable {
+        case start(JobLease)
+        case notClaimable
+    }
+
+    public enum HeartbeatAction: Sendable, Equatable {
+        case keepRunning
+        /// Someone asked to cancel: kill the child, remove partial output, report `cancelled`.
+        case cancel
+        /// The attempt no longer holds the lease (rescued, or finished by someone else): stop, publish nothing.
+        case leaseLost
+    }
+
+    public enum FenceResult: Sendable, Equatable {
+        case applied
+        /// The write named a lease the job no longer has; nothing changed.
+        case fenced
+    }
+
+    public enum FailAction: Sendable, Equatable {
+        case retry(at: Double)
+        case dead
+        case cancelled
+        case fenced
+    }
+
+    public enum RescueAction: Sendable, Equatable {
+        case requeued
+        case dead
+        case cancelled
+        case notExpired
+    }
+
+    public enum CancelAction: Sendable, Equatable {
+        /// The job was not running: it is cancelled now.
+        case cancelled
+        /// The job is running: flagged; its worker stops it at the next heartbeat.
+        case flagged
+        case alreadyFinished
+    }
+
+    public enum RetryAction: Sendable, Equatable {
+        case requeued
+        case notRetryable
+    }
+
+    public func holds(_ lease: JobLease) -> Bool {
+        state == .running && attempt == lease.attempt && leaseOwner == lease.worker && id == lease.jobID
+    }
+
+    public mutating func claim(worker: String, now: Double, leaseSeconds: Double) -> ClaimAction {
+        guard state == .queued || state == .failed, runAfter <= now, !cancelRequested else { return .notClaimable }
+        attempt += 1
+        state = .running
+        leaseOwner = worker
+        leaseExpiresAt = now + leaseSeconds
+        progress = 0
+        updatedAt = now
+        return .start(JobLease(jobID: id, attempt: attempt, worker: worker))
+    }
+
+    /// Renews the lease and records progress.
+    public mutating func heartbeat(_ lease: JobLease, now: Double, leaseSeconds: Double, progress: Double?) -> HeartbeatAction {
+        guard holds(lease) else { return .leaseLost }
+        leaseExpiresAt = now + leaseSeconds
+        if let progress { self.progress = min(100, max(0, progress)) }
+        updatedAt = now
+        return cancelRequested ? .cancel : .keepRunning
+    }
+
+    public mutating func succeed(_ lease: JobLease, now: Double) -> FenceResult {
+        guard holds(lease) else { return .fenced }
+        state = .succeeded
+        progress = 100
+        lastError = nil
+        endLease(now: now)
+        return .applied
+    }
+
+    /// A failed attempt: retried after a back-off unless it is not `retryable` (bad input) or out of attempts.
+    public mutating func fail(
+        _ lease: JobLease, error: String, retryable: Bool, now: Double, policy: RetryPolicy, random: Double
+    ) -> FailAction {
+        guard holds(lease) else { return .fenced }
+        lastError = error
+        endLease(now: now)
+        if cancelRequested {
+            state = .cancelled
+            return .cancelled
+        }
+        if !retryable || attempt >= maxAttempts {
+            state = .dead
+            return .dead
+        }
+        state = .failed
+        runAfter = now + policy.delay(afterAttempt: attempt, random: random)
+        return .retry(at: runAfter)
+    }
+
+    /// The worker stopped the attempt because cancellation was asked for.
+    public mutating func finishCancelled(_ lease: JobLease, now: Double) -> FenceResult {
+        guard holds(lease) else { return .fenced }
+        state = .cancelled
+        endLease(now: now)
+        return .applied
+    }
+
+    /// The worker gives the job back unfinished (shutting down): queued again, attempt not counted.
+    public mutating func release(_ lease: JobLease, now: Double) -> FenceResult {
+        guard holds(lease) else { return .fenced }
+        attempt -= 1
+        state = cancelRequested ? .cancelled : .queued
+        runAfter = now
+        endLease(now: now)
+        return .applied
+    }
+
+    /// A running job whose lease ran out (its worker died or hung) goes back to the queue;
+    /// the lost attempt counts.
+    public mutating func rescueIfExpired(now: Double) -> RescueAction {
+        guard state == .running, let expiry = leaseExpiresAt, expiry < now else { return .notExpired }
+        lastError = "attempt \(attempt) lost: lease of worker \(leaseOwner ?? "?") expired"
+        endLease(now: now)
+        if cancelRequested {
+            state = .cancelled
+            return .cancelled
+        }
+        if attempt >= maxAttempts {
+            state = .dead
+            return .dead
+        }
+        state = .queued
+        runAfter = now
+        return .requeued
+    }
+
+    public mutating func requestCancel(now: Double) -> CancelAction {
+        switch state {
+        case .queued, .failed:
+            state = .cancelled
+            updatedAt = now
+            return .cancelled
+        case .running:
+            if !cancelRequested {
+                cancelRequested = true
+                updatedAt = now
+            }
+            return .flagged
+        case .succeeded, .cancelled, .dead:
+            return .alreadyFinished
+        }
+    }
+
+    /// Asked for by a person: a dead or cancelled job starts over with fresh attempts;
+    /// a failed one waiting for its back-off runs now.
+    public mutating func retryNow(now: Double) -> RetryAction {
+        switch state {
+        case .dead, .cancelled:
+            attempt = 0
+        case .failed:
+            break
+        case .queued, .running, .succeeded:
+            return .notRetryable
+        }
+        state = .queued
+        cancelRequested = false
+        runAfter = now
+        progress = 0
+        updatedAt = now
+        return .requeued
+    }
+
+    private mutating func endLease(now: Double) {
+        leaseOwner = nil
+        leaseExpiresAt = nil
+        updatedAt = now
+    }
+}

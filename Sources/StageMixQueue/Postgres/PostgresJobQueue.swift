@@ -1,0 +1,146 @@
+import Logging
+import PostgresNIO
+
+/// The job queue in PostgreSQL, for workers on many machines. Claims take a row with
+/// `FOR UPDATE SKIP LOCKED`, so concurrent workers pass over each other's rows instead of
+/// waiting; enqueues and releases `NOTIFY` so idle workers wake at once, with polling as the
+/// fallback. Times come from the server's clock, so workers' clocks need not agree.
+/// The connection pool reconnects by itself after the server restarts.
+public final class PostgresJobQueue: SQLJobStore {
+    static let channel = "stagemix_jobs"
+
+    public let options: QueueOptions
+    public var lockRows: String { " FOR UPDATE" }
+    public var lockRowsSkippingLocked: String { " FOR UPDATE SKIP LOCKED" }
+
+    private let client: PostgresClient
+    private let logger: Logger
+    private let bell = WakeBell()
+    private let runTask: Task<Void, Never>
+    private let listenTask: Task<Void, Never>
+
+    public static func connect(
+        host: String, port: Int, username: String, password: String?, database: String?,
+        options: QueueOptions = QueueOptions()
+    ) async throws -> PostgresJobQueue {
+        var configuration = PostgresClient.Configuration(
+            host: host, port: port, username: username, password: password, database: database, tls: .disable
+        )
+        configuration.options.connectTimeout = .seconds(5)
+        configuration.options.keepAliveBehavior = .init(frequency: .seconds(10))
+        var logger = Logger(label: "stagemix.queue.postgres")
+        logger.logLevel = .critical
+        let queue = PostgresJobQueue(client: PostgresClient(configuration: configuration, backgroundLogger: logger), logger: logger, options: options)
+        do {
+            try await queue.transaction { tx in
+                // Several workers may start at once: one creates the schema, the others wait.
+                _ = try await tx.query("SELECT pg_advisory_xact_lock(7346298151)", [])
+                for statement in JobSQL.createStatements(real: "DOUBLE PRECISION", integer: "BIGINT") {
+                    _ = try await tx.query(statement, [])
+                }
+            }
+        } catch {
+            await queue.close()
+            throw error
+        }
+        return queue
+    }
+
+    private init(client: PostgresClient, logger: Logger, options: QueueOptions) {
+        self.client = client
+        self.logger = logger
+        self.options = options
+        self.runTask = Task { await client.run() }
+        let bell = self.bell
+        self.listenTask = Task {
+            while !Task.isCancelled {
+                do {
+                    try await client.withConnection { connection in
+                        try await connection.listen(on: Self.channel) { notifications in
+                            // Anything sent while we were not listening is lost: look once now.
+                            bell.ring()
+                            for try await _ in notifications { bell.ring() }
+                        }
+                    }
+                } catch {}
+                try? await Task.sleep(for: .milliseconds(500))
+            }
+        }
+    }
+
+    public func transaction<R: Sendable>(_ body: @Sendable (any SQLJobTransaction) async throws -> R) async throws -> R {
+        do {
+            return try await client.withTransaction(logger: logger) { connection in
+                let now = try await Self.run("SELECT extract(epoch FROM clock_timestamp())::float8 AS now", [], on: connection, logger: logger)
+                return try await body(Transaction(connection: connection, logger: logger, now: now.first?["now"]?.double ?? 0))
+            }
+        } catch let error as PostgresTransactionError {
+            // Callers want the error the body threw (no such job, say), not the wrapper.
+            throw error.closureError ?? error
+        }
+    }
+
+    public func read(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
+        let logger = logger
+        return try await client.withConnection { connection in try await Self.run(sql, binds, on: connection, logger: logger) }
+    }
+
+    public func waitForWork(timeout: Duration) async {
+        await bell.wait(timeout: timeout)
+    }
+
+    public func close() async {
+        listenTask.cancel()
+        runTask.cancel()
+        _ = await listenTask.value
+        _ = await runTask.value
+    }
+
+    private struct Transaction: SQLJobTransaction {
+        let connection: PostgresConnection
+        let logger: Logger
+        let now: Double
+
+        func query(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
+            try await PostgresJobQueue.run(sql, binds, on: connection, logger: logger)
+        }
+
+        func notifyWorkAvailable() async throws {
+            _ = try await query("NOTIFY \(PostgresJobQueue.channel)", [])
+        }
+    }
+
+    private static func run(_ sql: String, _ binds: [SQLValue], on connection: PostgresConnection, logger: Logger) async throws -> [SQLRow] {
+        var bindings = PostgresBindings(capacity: binds.count)
+        for bind in binds {
+            switch bind {
+            case .text(let s): bindings.append(s)
+            case .integer(let i): bindings.append(i)
+            case .real(let d): bindings.append(d)
+            case .null: bindings.appendNull()
+            }
+        }
+        let rows = try await connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger)
+        var out: [SQLRow] = []
+        for try await row in rows {
+            var decoded = SQLRow()
+            for cell in row { decoded[cell.columnName] = try SQLValue(cell) }
+            out.append(decoded)
+        }
+        return out
+    }
+}
+
+extension SQLValue {
+    fileprivate init(_ cell: PostgresCell) throws {
+        guard cell.bytes != nil else {
+            self = .null
+            return
+        }
+        switch cell.dataType {
+        case .int2, .int4, .int8: self = .integer(try cell.decode(Int.self))
+        case .float4, .float8: self = .real(try cell.decode(Double.self))
+        default: self = .text(try cell.decode(String.self))
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// Where the queue lives: `sqlite:PATH` (one machine) or `postgres://user:pass@host:port/db` (many).
+public enum QueueURL: Sendable, Equatable, CustomStringConvertible {
+    case sqlite(path: String)
+    case postgres(host: String, port: Int, username: String, password: String?, database: String?)
+
+    public static let `default` = QueueURL.sqlite(path: "./stagemix-queue.sqlite")
+
+    public init(_ string: String) throws {
+        if string.hasPrefix("sqlite:") {
+            var path = String(string.dropFirst("sqlite:".count))
+            if path.hasPrefix("//") { path.removeFirst(2) }
+            guard !path.isEmpty else { throw QueueError(.badURL, "sqlite: needs a file path, as in sqlite:./stagemix-queue.sqlite") }
+            self = .sqlite(path: path)
+            return
+        }
+        guard string.hasPrefix("postgres://") || string.hasPrefix("postgresql://"),
+              let components = URLComponents(string: string), let host = components.host, !host.isEmpty
+        else {
+            throw QueueError(.badURL, "queue URL must be sqlite:PATH or postgres://user:pass@host:port/db, not \(string)")
+        }
+        let database = components.path.split(separator: "/").first.map(String.init)
+        self = .postgres(
+            host: host, port: components.port ?? 5432, username: components.user ?? "postgres",
+            password: components.password, database: database
+        )
+    }
+
+    public var description: String {
+        switch self {
+        case .sqlite(let path): "sqlite:\(path)"
+        case .postgres(let host, let port, let username, let password, let database):
+            "postgres://\(username)\(password == nil ? "" : ":***")@\(host):\(port)/\(database ?? "")"
+        }
+    }
+
+    /// Opens the queue, creating its table if needed.
+    public func open(options: QueueOptions = QueueOptions()) async throws -> any JobQueue {
+        switch self {
+        case .sqlite(let path):
+            try await SQLiteJobQueue.open(path: path, options: options)
+        case .postgres(let host, let port, let username, let password, let database):
+            try await PostgresJobQueue.connect(
+                host: host, port: port, username: username, password: password, database: database, options: options
+            )
+        }
+    }
+}

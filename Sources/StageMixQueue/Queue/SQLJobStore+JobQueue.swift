@@ -1,0 +1,153 @@
+import Foundation
+
+/// The queue operations, written once for both backends: load the rows under a lock, apply
+/// the lifecycle event, write back fenced on what was read.
+extension SQLJobStore {
+    public func enqueue(_ spec: JobSpec, maxAttempts: Int) async throws -> EnqueueResult {
+        let normalised = spec.normalised()
+        return try await transaction { tx in
+            let job = Job(id: Self.newJobID(), spec: normalised, maxAttempts: maxAttempts, now: tx.now)
+            let (sql, binds) = JobSQL.insert(job)
+            if try await !tx.query(sql, binds).isEmpty {
+                try await tx.notifyWorkAvailable()
+                return EnqueueResult(id: job.id, created: true)
+            }
+            let existing = try await tx.query(
+                "SELECT id FROM stagemix_jobs WHERE dedupe_key = $1 AND state IN (\(JobSQL.activeStates))",
+                [.text(job.dedupeKey)]
+            )
+            guard let id = existing.first?["id"]?.string else {
+                throw QueueError(.duplicateActiveJob, "job with key \(job.dedupeKey) conflicted but cannot be found")
+            }
+            return EnqueueResult(id: id, created: false)
+        }
+    }
+
+    public func claim(worker: String, leaseSeconds: Double) async throws -> Job? {
+        let skipLocked = lockRowsSkippingLocked
+        return try await transaction { tx in
+            _ = try await Self.rescue(in: tx, lock: skipLocked)
+            let rows = try await tx.query(
+                """
+                SELECT \(JobSQL.columns) FROM stagemix_jobs
+                WHERE state IN ('queued', 'failed') AND run_after <= $1 AND cancel_requested = 0
+                ORDER BY run_after, created_at LIMIT 1\(skipLocked)
+                """,
+                [.real(tx.now)]
+            )
+            guard let row = rows.first else { return nil }
+            let old = try JobSQL.decode(row)
+            var job = old
+            guard case .start = job.claim(worker: worker, now: tx.now, leaseSeconds: leaseSeconds) else { return nil }
+            return try await Self.write(job, over: old, in: tx) ? job : nil
+        }
+    }
+
+    public func rescueExpiredLeases() async throws -> Int {
+        let skipLocked = lockRowsSkippingLocked
+        return try await transaction { tx in try await Self.rescue(in: tx, lock: skipLocked) }
+    }
+
+    public func heartbeat(_ lease: JobLease, leaseSeconds: Double, progress: Double?) async throws -> Job.HeartbeatAction {
+        try await change(lease.jobID, missing: .leaseLost) { job, now in
+            job.heartbeat(lease, now: now, leaseSeconds: leaseSeconds, progress: progress)
+        }
+    }
+
+    public func succeed(_ lease: JobLease) async throws -> Job.FenceResult {
+        try await change(lease.jobID, missing: .fenced) { job, now in job.succeed(lease, now: now) }
+    }
+
+    public func fail(_ lease: JobLease, error: String, retryable: Bool) async throws -> Job.FailAction {
+        let policy = options.retry
+        let random = options.random()
+        return try await change(lease.jobID, missing: .fenced) { job, now in
+            job.fail(lease, error: error, retryable: retryable, now: now, policy: policy, random: random)
+        }
+    }
+
+    public func finishCancelled(_ lease: JobLease) async throws -> Job.FenceResult {
+        try await change(lease.jobID, missing: .fenced) { job, now in job.finishCancelled(lease, now: now) }
+    }
+
+    public func release(_ lease: JobLease) async throws -> Job.FenceResult {
+        try await change(lease.jobID, missing: .fenced, notify: true) { job, now in job.release(lease, now: now) }
+    }
+
+    public func cancel(id: String) async throws -> Job.CancelAction {
+        try await change(id, missing: nil) { job, now in job.requestCancel(now: now) }
+    }
+
+    public func retry(id: String) async throws -> Job.RetryAction {
+        do {
+            return try await change(id, missing: nil, notify: true) { job, now in job.retryNow(now: now) }
+        } catch let error as QueueError {
+            throw error
+        } catch {
+            // The only constraint a retry can break is the one-active-job-per-spec index.
+            throw QueueError(.duplicateActiveJob, "job \(id) cannot be retried while another job with the same spec is active (\(error))")
+        }
+    }
+
+    public func job(id: String) async throws -> Job? {
+        try await read("SELECT \(JobSQL.columns) FROM stagemix_jobs WHERE id = $1", [.text(id)]).first.map(JobSQL.decode)
+    }
+
+    public func list(limit: Int) async throws -> [Job] {
+        try await read(
+            "SELECT \(JobSQL.columns) FROM stagemix_jobs ORDER BY created_at DESC, id LIMIT $1", [.integer(limit)]
+        ).map(JobSQL.decode)
+    }
+
+    static func newJobID() -> String {
+        UUID().uuidString.lowercased()
+    }
+
+    /// Loads job `id` locked, applies `event`, writes it back if it changed. `missing` is what a
+    /// missing job (or a lost race on the fenced write) means; nil makes it an error.
+    private func change<Action: Sendable>(
+        _ id: String, missing: Action?, notify: Bool = false,
+        _ event: @escaping @Sendable (inout Job, Double) -> Action
+    ) async throws -> Action {
+        let lock = lockRows
+        return try await transaction { tx in
+            let rows = try await tx.query("SELECT \(JobSQL.columns) FROM stagemix_jobs WHERE id = $1\(lock)", [.text(id)])
+            guard let row = rows.first else {
+                if let missing { return missing }
+                throw QueueError(.noSuchJob, "no job \(id)")
+            }
+            let old = try JobSQL.decode(row)
+            var job = old
+            let action = event(&job, tx.now)
+            if job != old {
+                guard try await Self.write(job, over: old, in: tx) else {
+                    if let missing { return missing }
+                    throw QueueError(.noSuchJob, "job \(id) changed under us")
+                }
+                if notify { try await tx.notifyWorkAvailable() }
+            }
+            return action
+        }
+    }
+
+    private static func write(_ job: Job, over old: Job, in tx: any SQLJobTransaction) async throws -> Bool {
+        let (sql, binds) = JobSQL.update(job, over: old)
+        return try await !tx.query(sql, binds).isEmpty
+    }
+
+    private static func rescue(in tx: any SQLJobTransaction, lock: String) async throws -> Int {
+        let rows = try await tx.query(
+            "SELECT \(JobSQL.columns) FROM stagemix_jobs WHERE state = 'running' AND lease_expires_at < $1\(lock)",
+            [.real(tx.now)]
+        )
+        var rescued = 0
+        for row in rows {
+            let old = try JobSQL.decode(row)
+            var job = old
+            if job.rescueIfExpired(now: tx.now) != .notExpired, try await write(job, over: old, in: tx) {
+                rescued += 1
+            }
+        }
+        return rescued
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+
+/// One attempt of one job: spawn the compose child, renew the lease while it runs, then
+/// publish and report, or stop it when cancelled, when the lease is lost, or at shutdown.
+struct AttemptRun {
+    let worker: Worker
+    let job: Job
+    let lease: JobLease
+
+    private enum Stop {
+        case cancelled
+        case leaseLost
+        case shuttingDown
+    }
+
+    private var queue: any JobQueue { worker.queue }
+    private var configuration: WorkerConfiguration { worker.configuration }
+    private var logger: Logger { worker.logger }
+    /// Long enough to ride out a database restart.
+    private var reportPatience: Double { max(60, configuration.leaseSeconds * 2) }
+
+    func run() async {
+        logger.info("running \(lease)", metadata: ["out": "\(job.spec.out)"])
+        let output = AttemptOutput(out: job.spec.out, lease: lease)
+        let progress = NIOLockedValueBox<Double?>(nil)
+        let child: ChildProcess
+        do {
+            try output.prepare()
+            child = try ChildProcess(arguments: configuration.composeCommand + job.spec.composeArguments(outDirectory: output.attemptDirectory.path)) { line in
+                if let percent = ComposeEvent.progress(in: line) { progress.withLockedValue { $0 = percent } }
+            }
+        } catch {
+            await report("fail") { [lease] queue in _ = try await queue.fail(lease, error: "cannot start compose: \(error)", retryable: true) }
+            return
+        }
+
+        if let stop = await supervise(child, progress: progress) {
+            child.kill()
+            _ = await child.waitForExit()
+            output.removeAttemptLeftovers()
+            switch stop {
+            case .cancelled:
+                logger.info("cancelled \(lease)")
+                await report("cancel") { [lease] queue in _ = try await queue.finishCancelled(lease) }
+            case .leaseLost:
+                logger.warning("lost the lease of \(lease); dropped its output")
+            case .shuttingDown:
+                logger.info("shutdown grace over: released \(lease)")
+                await report("release") { [lease] queue in _ = try await queue.release(lease) }
+            }
+            return
+        }
+
+        let exit = await child.waitForExit()
+        switch exit {
+        case .exited(0):
+            await publish(output)
+        case .exited(65):
+            output.removeAttemptLeftovers()
+            await report("fail") { [lease, error = failure(exit, child)] queue in
+                _ = try await queue.fail(lease, error: error, retryable: false)
+            }
+        default:
+            output.removeAttemptLeftovers()
+            await report("fail") { [lease, error = failure(exit, child)] queue in
+                _ = try await queue.fail(lease, error: error, retryable: true)
+            }
+        }
+    }
+
+    /// Waits for the child, renewing the lease every heartbeat; returns why it must be stopped, if it must.
+    private func supervise(_ child: ChildProcess, progress: NIOLockedValueBox<Double?>) async -> Stop? {
+        var nextHeartbeat = ContinuousClock.now + .seconds(configuration.heartbeatSeconds)
+        while child.exit == nil {
+            if Task.isCancelled || worker.graceIsOver { return .shuttingDown }
+            try? await Task.sleep(for: .milliseconds(50))
+            guard ContinuousClock.now >= nextHeartbeat else { continue }
+            nextHeartbeat = ContinuousClock.now + .seconds(configuration.heartbeatSeconds)
+            let percent = progress.withLockedValue { $0 }
+            do {
+                let action = try await withDeadline(configuration.heartbeatSeconds) { [queue, lease, configuration] in
+                    try await queue.heartbeat(lease, leaseSeconds: configuration.leaseSeconds, progress: percent)
+                }
+                switch action {
+                case .keepRunning: continue
+                case .cancel: return .cancelled
+                case .leaseLost: return .leaseLost
+                }
+            } catch {
+                // The lease may well still be ours: keep going and try again next beat.
+                logger.warning("heartbeat of \(lease) failed: \(error)")
+            }
+        }
+        return nil
+    }
+
+    /// Fenced publish: renew the lease, and only if this attempt still holds it, rename the
+    /// output into place and mark the job succeeded.
+    private func publish(_ output: AttemptOutput) async {
+        let action: Job.HeartbeatAction
+        do {
+            action = try await persistently(for: reportPatience) { [queue, lease, configuration] in
+                try await queue.heartbeat(lease, leaseSeconds: configuration.leaseSeconds, progress: 100)
+            }
+        } catch {
+            logger.error("could not confirm the lease of \(lease) before publishing: \(error)")
+            output.removeAttemptLeftovers()
+            return
+        }
+        guard action == .keepRunning else {
+            output.removeAttemptLeftovers()
+            if action == .cancel { await report("cancel") { [lease] queue in _ = try await queue.finishCancelled(lease) } }
+            return
+        }
+        do {
+            try output.publish()
+        } catch {
+            output.removeAttemptLeftovers()
+            await report("fail") { [lease] queue in _ = try await queue.fail(lease, error: "publish failed: \(error)", retryable: true) }
+            return
+        }
+        logger.info("succeeded \(lease)")
+        await report("succeed") { [lease] queue in _ = try await queue.succeed(lease) }
+    }
+
+    private func failure(_ exit: ChildProcess.Exit, _ child: ChildProcess) -> String {
+        let kind = exit == .exited(65) ? "bad input" : "compose failed"
+        let tail = child.stderrTail.trimmingCharacters(in: .whitespacesAndNewlines)
+        return tail.isEmpty ? "\(kind) (\(exit))" : "\(kind) (\(exit)): \(tail.suffix(1000))"
+    }
+
+    private func report(_ what: String, _ write: @escaping @Sendable (any JobQueue) async throws -> Void) async {
+        do {
+            try await persistently(for: reportPatience) { [queue] in try await write(queue) }
+        } catch {
+            // The lease will expire and the job be rescued; nothing is lost but time.
+            logger.error("could not \(what) \(lease): \(error)")
+        }
+    }
+}

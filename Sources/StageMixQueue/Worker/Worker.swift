@@ -1,0 +1,66 @@
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+import ServiceLifecycle
+
+/// Claims compose jobs from a ``JobQueue`` and runs each in a child process, `concurrency` at a
+/// time. Run it in a `ServiceGroup`: on graceful shutdown (SIGTERM) it stops claiming, gives the
+/// jobs in hand `shutdownGrace` to finish, then kills their children and releases the jobs.
+public final class Worker: Service {
+    let queue: any JobQueue
+    let configuration: WorkerConfiguration
+    let logger: Logger
+    private let shutdownRequested = NIOLockedValueBox<ContinuousClock.Instant?>(nil)
+
+    public init(queue: any JobQueue, configuration: WorkerConfiguration, logger: Logger = Logger(label: "stagemix.worker")) {
+        self.queue = queue
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        logger.info("worker \(configuration.workerID) started", metadata: ["concurrency": "\(configuration.concurrency)"])
+        await withGracefulShutdownHandler {
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 0..<max(1, configuration.concurrency) {
+                    group.addTask { await self.claimLoop() }
+                }
+            }
+        } onGracefulShutdown: {
+            self.shutdownRequested.withLockedValue { $0 = $0 ?? .now }
+        }
+        logger.info("worker \(configuration.workerID) stopped")
+    }
+
+    /// Asks the worker to stop as SIGTERM would (for embedding and tests).
+    public func requestShutdown() {
+        shutdownRequested.withLockedValue { $0 = $0 ?? .now }
+    }
+
+    var isShuttingDown: Bool { shutdownRequested.withLockedValue { $0 != nil } }
+
+    /// True once the grace period after a shutdown request is over.
+    var graceIsOver: Bool {
+        shutdownRequested.withLockedValue { $0.map { ContinuousClock.now >= $0 + configuration.shutdownGrace } ?? false }
+    }
+
+    private func claimLoop() async {
+        while !isShuttingDown && !Task.isCancelled {
+            let job: Job?
+            do {
+                job = try await withDeadline(15) { [queue, configuration] in
+                    try await queue.claim(worker: configuration.workerID, leaseSeconds: configuration.leaseSeconds)
+                }
+            } catch {
+                logger.warning("claim failed, retrying: \(error)")
+                try? await Task.sleep(for: .seconds(1))
+                continue
+            }
+            if let job, let lease = job.lease {
+                await AttemptRun(worker: self, job: job, lease: lease).run()
+            } else {
+                await queue.waitForWork(timeout: configuration.pollInterval)
+            }
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// How a ``Worker`` runs jobs.
+public struct WorkerConfiguration: Sendable {
+    /// Unique per worker process; names the leases it holds.
+    public var workerID: String
+    /// Jobs run at once.
+    public var concurrency: Int
+    /// After SIGTERM, how long a job in hand may go on before its child is killed and the job released.
+    public var shutdownGrace: Duration
+    /// A lease not renewed for this long is taken to be lost, and the job rescued.
+    public var leaseSeconds: Double
+    /// How often a running attempt renews its lease, reports progress, and looks for cancellation.
+    public var heartbeatSeconds: Double
+    /// Longest an idle worker waits before looking for work again (PostgreSQL also wakes it by NOTIFY).
+    public var pollInterval: Duration
+    /// The compose command: executable (looked up in PATH) and arguments before the job's own.
+    public var composeCommand: [String]
+
+    public init(
+        workerID: String = WorkerConfiguration.defaultWorkerID(),
+        concurrency: Int = 1,
+        shutdownGrace: Duration = .seconds(30),
+        leaseSeconds: Double = 30,
+        heartbeatSeconds: Double = 5,
+        pollInterval: Duration = .seconds(1),
+        composeCommand: [String] = WorkerConfiguration.defaultComposeCommand()
+    ) {
+        self.workerID = workerID
+        self.concurrency = concurrency
+        self.shutdownGrace = shutdownGrace
+        self.leaseSeconds = leaseSeconds
+        self.heartbeatSeconds = heartbeatSeconds
+        self.pollInterval = pollInterval
+        self.composeCommand = composeCommand
+    }
+
+    public static func defaultWorkerID() -> String {
+        "\(ProcessInfo.processInfo.hostName)-\(getpid())-\(UInt32.random(in: 0...UInt32.max) & 0xffff)"
+    }
+
+    /// `<this executable> compose`.
+    public static func defaultComposeCommand() -> [String] {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return [executable, "compose"]
+    }
+}

@@ -1,0 +1,89 @@
+import Testing
+@testable import StageMixQueue
+
+/// The lifecycle state machine on its own, no database.
+@Suite("Job lifecycle")
+struct JobLifecycleTests {
+    let policy = RetryPolicy(baseDelay: 10, maxDelay: 100, jitter: 0.5)
+
+    func queued(maxAttempts: Int = 3) -> Job {
+        Job(id: "j", spec: JobSpec(capture: "/c", out: "/o"), maxAttempts: maxAttempts, now: 0)
+    }
+
+    @Test func claimStartsAnAttemptWithALease() {
+        var job = queued()
+        #expect(job.claim(worker: "w", now: 5, leaseSeconds: 30) == .start(JobLease(jobID: "j", attempt: 1, worker: "w")))
+        #expect(job.state == .running && job.leaseExpiresAt == 35)
+        #expect(job.claim(worker: "x", now: 6, leaseSeconds: 30) == .notClaimable)
+    }
+
+    @Test func heartbeatRenewsAndReportsCancellation() {
+        var job = queued()
+        guard case .start(let lease) = job.claim(worker: "w", now: 0, leaseSeconds: 30) else { Issue.record(); return }
+        #expect(job.heartbeat(lease, now: 20, leaseSeconds: 30, progress: 150) == .keepRunning)
+        #expect(job.leaseExpiresAt == 50 && job.progress == 100)
+        #expect(job.requestCancel(now: 21) == .flagged)
+        #expect(job.heartbeat(lease, now: 22, leaseSeconds: 30, progress: nil) == .cancel)
+        #expect(job.finishCancelled(lease, now: 23) == .applied)
+        #expect(job.state == .cancelled)
+    }
+
+    @Test func failureBacksOffExponentiallyWithJitterThenDies() {
+        var job = queued(maxAttempts: 3)
+        var delays: [Double] = []
+        for attempt in 1...3 {
+            guard case .start(let lease) = job.claim(worker: "w", now: job.runAfter, leaseSeconds: 30) else { Issue.record(); return }
+            let start = job.runAfter
+            let action = job.fail(lease, error: "e\(attempt)", retryable: true, now: start, policy: policy, random: 0.5)
+            if case .retry(let at) = action { delays.append(at - start) } else { #expect(action == .dead) }
+        }
+        // 10 s then 20 s nominal, each cut by a quarter (jitter 0.5 × random 0.5).
+        #expect(delays == [7.5, 15])
+        #expect(job.state == .dead && job.lastError == "e3" && job.attempt == 3)
+    }
+
+    @Test func backOffIsCapped() {
+        #expect(policy.delay(afterAttempt: 20, random: 0) == 100)
+        #expect(policy.delay(afterAttempt: 1, random: 0.999) > 5)
+    }
+
+    @Test func notRetryableFailureIsDeadAtOnce() {
+        var job = queued(maxAttempts: 5)
+        guard case .start(let lease) = job.claim(worker: "w", now: 0, leaseSeconds: 30) else { Issue.record(); return }
+        #expect(job.fail(lease, error: "bad input", retryable: false, now: 1, policy: policy, random: 0) == .dead)
+    }
+
+    @Test func expiredLeaseRequeuesCountingTheAttempt() {
+        var job = queued(maxAttempts: 2)
+        guard case .start(let first) = job.claim(worker: "a", now: 0, leaseSeconds: 10) else { Issue.record(); return }
+        #expect(job.rescueIfExpired(now: 5) == .notExpired)
+        #expect(job.rescueIfExpired(now: 11) == .requeued)
+        #expect(job.state == .queued && job.attempt == 1 && job.leaseOwner == nil)
+        // The rescued attempt is fenced out of every write.
+        #expect(job.heartbeat(first, now: 12, leaseSeconds: 10, progress: 1) == .leaseLost)
+        #expect(job.succeed(first, now: 12) == .fenced)
+
+        guard case .start(let second) = job.claim(worker: "b", now: 12, leaseSeconds: 10) else { Issue.record(); return }
+        #expect(second.attempt == 2)
+        #expect(job.succeed(first, now: 13) == .fenced)
+        // Out of attempts: a second lost lease kills the job.
+        #expect(job.rescueIfExpired(now: 30) == .dead)
+    }
+
+    @Test func releaseGivesTheAttemptBack() {
+        var job = queued()
+        guard case .start(let lease) = job.claim(worker: "w", now: 0, leaseSeconds: 30) else { Issue.record(); return }
+        #expect(job.release(lease, now: 1) == .applied)
+        #expect(job.state == .queued && job.attempt == 0)
+        #expect(job.release(lease, now: 2) == .fenced)
+    }
+
+    @Test func cancelQueuedIsImmediateAndFinishedJobsStayFinished() {
+        var job = queued()
+        #expect(job.requestCancel(now: 1) == .cancelled)
+        #expect(job.requestCancel(now: 2) == .alreadyFinished)
+        #expect(job.retryNow(now: 3) == .requeued)
+        #expect(job.state == .queued)
+        #expect(job.retryNow(now: 4) == .notRetryable)
+    }
+}

@@ -1,0 +1,45 @@
+import Testing
+@testable import StageMixQueue
+
+@Suite("Job spec and queue URL")
+struct JobSpecTests {
+    @Test func sha256MatchesKnownVectors() {
+        #expect(SHA256Digest.hex(of: Array("".utf8)) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(SHA256Digest.hex(of: Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        let long = Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)
+        #expect(SHA256Digest.hex(of: long) == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+    }
+
+    @Test func equivalentSpecsShareADedupeKey() {
+        let a = JobSpec(capture: "/c/x", out: "/o/x/", layout: "Grid", preset: "FAST", videoBitrate: "3000K")
+        let b = JobSpec(capture: "/c/y/../x", out: "/o/x", layout: "Grid", preset: "fast", videoBitrate: "3000k")
+        #expect(a.dedupeKey == b.dedupeKey)
+        #expect(JobSpec(capture: "/c/x", out: "/o/x", crf: 20).dedupeKey != JobSpec(capture: "/c/x", out: "/o/x", crf: 21).dedupeKey)
+        #expect(JobSpec(capture: "cap", out: "out").normalised(relativeTo: "/work").capture == "/work/cap")
+    }
+
+    @Test func composeArgumentsCarryEveryOption() {
+        let spec = JobSpec(
+            capture: "/c", out: "/o", layout: "grid", resolution: "1280x720", fps: 30, segmentSeconds: 4,
+            segmentFormat: "fmp4", preset: "fast", crf: 23, audioBitrate: "128k"
+        )
+        #expect(spec.composeArguments(outDirectory: "/o.attempt-j-1.tmp") == [
+            "/c", "--out", "/o.attempt-j-1.tmp", "--layout", "grid", "--resolution", "1280x720", "--fps", "30",
+            "--segment-seconds", "4", "--segment-format", "fmp4", "--preset", "fast", "--crf", "23", "--audio-bitrate", "128k",
+        ])
+    }
+
+    @Test func queueURLs() throws {
+        #expect(try QueueURL("sqlite:./q.sqlite") == .sqlite(path: "./q.sqlite"))
+        #expect(try QueueURL("postgres://u:p@db.example:6543/jobs")
+            == .postgres(host: "db.example", port: 6543, username: "u", password: "p", database: "jobs"))
+        #expect(try QueueURL("postgres://u@h/db") == .postgres(host: "h", port: 5432, username: "u", password: nil, database: "db"))
+        #expect(throws: QueueError.self) { try QueueURL("mysql://x") }
+    }
+
+    @Test func progressLinesAreParsed() {
+        #expect(ComposeEvent.progress(in: #"{"event":"progress","percent":12.5,"speed":3.1,"etaSeconds":20}"#) == 12.5)
+        #expect(ComposeEvent.progress(in: #"{"event":"done"}"#) == nil)
+        #expect(ComposeEvent.progress(in: "plain text") == nil)
+    }
+}

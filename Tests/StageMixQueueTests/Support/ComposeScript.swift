@@ -1,0 +1,61 @@
+import Foundation
+
+/// A stand-in for `stagemix compose`, as a real child process: reads how to behave from
+/// `<capture>/behaviour` (steps, delay, exit code, failures before success), prints progress
+/// JSON lines, writes segments into a temp dir beside `--out`, renames it into place, and
+/// records each run in `<capture>/runs`.
+enum ComposeScript {
+    static let source = #"""
+        #!/usr/bin/env bash
+        set -u
+        capture="$1"; shift
+        out=""
+        while [ $# -gt 0 ]; do
+          case "$1" in
+            --out) out="$2"; shift 2 ;;
+            *) shift ;;
+          esac
+        done
+        steps=3; delay=0.05; code=0; fail_runs=0; fail_code=70
+        [ -f "$capture/behaviour" ] && . "$capture/behaviour"
+        echo "$$" >> "$capture/runs"
+        run=$(wc -l < "$capture/runs")
+        tmp="$out.partial.$$"
+        mkdir -p "$tmp"
+        for i in $(seq 1 "$steps"); do
+          sleep "$delay"
+          echo "segment $i of $capture" > "$tmp/segment$i.ts"
+          echo "{\"event\":\"progress\",\"percent\":$(( i * 100 / steps )),\"speed\":1.0,\"etaSeconds\":1}"
+        done
+        if [ "$run" -le "$fail_runs" ]; then echo "failing run $run on purpose" >&2; exit "$fail_code"; fi
+        if [ "$code" != 0 ]; then echo "failing with $code on purpose" >&2; exit "$code"; fi
+        echo "#EXTM3U $steps" > "$tmp/playlist.m3u8"
+        mv "$tmp" "$out"
+        """#
+
+    /// Writes the script into `directory` and returns its path.
+    static func install(in directory: String) throws -> String {
+        let path = "\(directory)/fake-compose.sh"
+        try source.write(toFile: path, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
+        return path
+    }
+
+    /// Makes a capture directory whose compose behaves as `behaviour` says (shell assignments).
+    static func makeCapture(in directory: String, name: String, behaviour: String = "") throws -> String {
+        let capture = "\(directory)/captures/\(name)"
+        try FileManager.default.createDirectory(atPath: capture, withIntermediateDirectories: true)
+        try behaviour.write(toFile: "\(capture)/behaviour", atomically: true, encoding: .utf8)
+        return capture
+    }
+
+    static func runs(of capture: String) -> Int {
+        ((try? String(contentsOfFile: "\(capture)/runs", encoding: .utf8)) ?? "").split(separator: "\n").count
+    }
+
+    /// True if `out` holds a whole output of `steps` segments and a playlist.
+    static func isWhole(_ out: String, steps: Int) -> Bool {
+        let names = Set((try? FileManager.default.contentsOfDirectory(atPath: out)) ?? [])
+        return names == Set((1...steps).map { "segment\($0).ts" } + ["playlist.m3u8"])
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+@testable import StageMixQueue
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs the built `stagemix worker` binary as separate processes.
+struct WorkerProcesses {
+    let directory: String
+    let queueURL: String
+    let composeScript: String
+
+    static var binary: String {
+        get throws {
+            var candidates: [String] = []
+            if let explicit = ProcessInfo.processInfo.environment["STAGEMIX_BINARY"] { candidates.append(explicit) }
+            // Next to the test bundle in the build directory.
+            if let runner = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+                var dir = URL(fileURLWithPath: runner).deletingLastPathComponent()
+                for _ in 0..<3 {
+                    candidates.append(dir.appendingPathComponent("stagemix").path)
+                    dir = dir.deletingLastPathComponent()
+                }
+            }
+            let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().deletingLastPathComponent()
+            for build in [".build-queue", ".build"] { candidates.append(root.appendingPathComponent("\(build)/debug/stagemix").path) }
+            guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+                throw TestFailure("no built stagemix binary (looked at \(candidates)); run `swift build --build-tests` first")
+            }
+            return found
+        }
+    }
+
+    /// Starts one worker process with short leases and heartbeats, so tests see rescues quickly.
+    func start(name: String, concurrency: Int = 1, shutdownGrace: Double = 10, leaseSeconds: Double = 2) throws -> WorkerProcess {
+        let arguments = [
+            try Self.binary, "worker", "--queue", queueURL, "--concurrency", "\(concurrency)", "--shutdown-grace", "\(shutdownGrace)",
+            "--lease-seconds", "\(leaseSeconds)", "--heartbeat-seconds", "0.3", "--poll-seconds", "0.2",
+            "--retry-base-seconds", "0.2", "--compose-command", composeScript, "--worker-id", name,
+        ]
+        // exec, so the shell's pid is the worker's: signals go to the worker itself.
+        let command = "exec " + arguments.map { "'\($0)'" }.joined(separator: " ") + " >'\(directory)/\(name).log' 2>&1"
+        return WorkerProcess(child: try ChildProcess(arguments: ["/bin/bash", "-c", command]) { _ in })
+    }
+
+    /// Runs `stagemix <arguments>` to completion and returns its stdout.
+    func cli(_ arguments: [String]) async throws -> String {
+        try await run(try Self.binary, arguments + ["--queue", queueURL]).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    func logs() -> String {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.filter { $0.hasSuffix(".log") }.sorted().map { name in
+            "== \(name)\n" + ((try? String(contentsOfFile: "\(directory)/\(name)", encoding: .utf8)) ?? "")
+        }.joined(separator: "\n")
+    }
+}
+
+/// A running `stagemix worker`.
+struct WorkerProcess {
+    let child: ChildProcess
+
+    var isRunning: Bool { child.exit == nil }
+    var exit: ChildProcess.Exit? { child.exit }
+
+    func send(_ signal: Int32) { child.send(signal) }
+
+    func waitForExit(seconds: Double) async throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        while isRunning {
+            if Date() > deadline { throw TestFailure("worker \(child.pid) still running after \(seconds) s") }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    func stop() async {
+        guard isRunning else { return }
+        child.kill()
+        _ = await child.waitForExit()
+    }
+}
