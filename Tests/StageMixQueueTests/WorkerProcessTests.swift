@@ -45,141 +45,162 @@ struct WorkerProcessTests {
             }
         }
 
+        func tearDown() async {
+            await workers.stopAll()
+            await queue.close()
+            try? FileManager.default.removeItem(atPath: directory)
+        }
+
         /// Nothing but finished outputs in the output directory: no attempt dirs, no partial dirs.
         func leftovers() -> [String] {
             ((try? FileManager.default.contentsOfDirectory(atPath: "\(directory)/out")) ?? []).filter { $0.contains(".") }
         }
     }
 
+    /// Runs `body` with a fresh fixture; stops its workers and closes its queue whatever happens.
+    func withFixture(_ backend: QueueBackend, queueURL: String? = nil, _ body: (Fixture) async throws -> Void) async throws {
+        let fixture = try await Fixture.make(backend, queueURL: queueURL)
+        do {
+            try await body(fixture)
+        } catch {
+            await fixture.tearDown()
+            throw error
+        }
+        await fixture.tearDown()
+    }
+
     @Test(arguments: QueueBackend.allCases)
     func severalWorkersDrainTheQueueEachJobOnce(backend: QueueBackend) async throws {
-        let fixture = try await Fixture.make(backend)
-        var jobs: [(id: String, capture: String, out: String)] = []
-        for i in 0..<12 { jobs.append(try await fixture.enqueue("show\(i)", behaviour: "steps=3; delay=0.05")) }
-        let workers = try (0..<3).map { try fixture.workers.start(name: "w\($0)", concurrency: 2) }
-        defer { Task { for worker in workers { await worker.stop() } } }
+        try await withFixture(backend) { fixture in
+            var jobs: [(id: String, capture: String, out: String)] = []
+            for i in 0..<12 { jobs.append(try await fixture.enqueue("show\(i)", behaviour: "steps=3; delay=0.05")) }
+            _ = try (0..<3).map { try fixture.workers.start(name: "w\($0)", concurrency: 2) }
 
-        for job in jobs { try await fixture.waitFor(job.id, .succeeded) }
-        for job in jobs {
-            #expect(ComposeScript.runs(of: job.capture) == 1, "job \(job.id) ran more than once")
-            #expect(ComposeScript.isWhole(job.out, steps: 3))
-            #expect(try await fixture.state(job.id).attempt == 1)
+            for job in jobs { try await fixture.waitFor(job.id, .succeeded) }
+            for job in jobs {
+                #expect(ComposeScript.runs(of: job.capture) == 1, "job \(job.id) ran more than once")
+                #expect(ComposeScript.isWhole(job.out, steps: 3))
+                #expect(try await fixture.state(job.id).attempt == 1)
+            }
+            #expect(fixture.leftovers() == [])
+            // More than one worker took part.
+            let owners = Set(fixture.workers.logs().split(separator: "\n").filter { $0.contains("succeeded") }.compactMap { $0.split(separator: "@").last?.split(separator: " ").first })
+            #expect(owners.count > 1)
         }
-        #expect(fixture.leftovers() == [])
-        // More than one worker took part.
-        let owners = Set(fixture.workers.logs().split(separator: "\n").filter { $0.contains("succeeded") }.compactMap { $0.split(separator: "@").last?.split(separator: " ").first })
-        #expect(owners.count > 1)
     }
 
     @Test func killedWorkersJobIsRescuedByAnother() async throws {
-        let fixture = try await Fixture.make(.sqlite)
-        let job = try await fixture.enqueue("rescued", behaviour: "steps=12; delay=0.1")
-        let doomed = try fixture.workers.start(name: "doomed")
-        try await eventually(15, "job running with progress") {
-            let j = try await fixture.state(job.id)
-            return j.state == .running && j.progress > 0
-        }
-        doomed.send(SIGKILL)
-        try await doomed.waitForExit(seconds: 5)
+        try await withFixture(.sqlite) { fixture in
+            let job = try await fixture.enqueue("rescued", behaviour: "steps=12; delay=0.1")
+            let doomed = try fixture.workers.start(name: "doomed")
+            try await eventually(15, "job running with progress") {
+                let j = try await fixture.state(job.id)
+                return j.state == .running && j.progress > 0
+            }
+            doomed.send(SIGKILL)
+            try await doomed.waitForExit(seconds: 5)
 
-        let rescuer = try fixture.workers.start(name: "rescuer")
-        defer { Task { await rescuer.stop() } }
-        try await fixture.waitFor(job.id, .succeeded)
-        let done = try await fixture.state(job.id)
-        #expect(done.attempt == 2)
-        #expect(ComposeScript.isWhole(job.out, steps: 12))
-        try await eventually(5, "no leftovers") { fixture.leftovers().isEmpty }
+            _ = try fixture.workers.start(name: "rescuer")
+            try await fixture.waitFor(job.id, .succeeded)
+            let done = try await fixture.state(job.id)
+            #expect(done.attempt == 2)
+            #expect(ComposeScript.isWhole(job.out, steps: 12))
+            try await eventually(5, "no leftovers") { fixture.leftovers().isEmpty }
+        }
     }
 
     @Test func sigtermLetsTheJobInHandFinish() async throws {
-        let fixture = try await Fixture.make(.sqlite)
-        let job = try await fixture.enqueue("graceful", behaviour: "steps=10; delay=0.15")
-        let other = try await fixture.enqueue("untouched", behaviour: "steps=1")
-        let worker = try fixture.workers.start(name: "graceful", shutdownGrace: 20)
-        try await eventually(15, "job running") { try await fixture.state(job.id).state == .running }
-        worker.send(SIGTERM)
-        try await worker.waitForExit(seconds: 15)
-        #expect(worker.exit == .exited(0))
-        let done = try await fixture.state(job.id)
-        #expect(done.state == .succeeded && done.attempt == 1)
-        #expect(ComposeScript.isWhole(job.out, steps: 10))
-        // It stopped claiming: the second job was never started.
-        #expect(try await fixture.state(other.id).state == .queued)
+        try await withFixture(.sqlite) { fixture in
+            let job = try await fixture.enqueue("graceful", behaviour: "steps=10; delay=0.15")
+            let other = try await fixture.enqueue("untouched", behaviour: "steps=1")
+            let worker = try fixture.workers.start(name: "graceful", shutdownGrace: 20)
+            try await eventually(15, "job running") { try await fixture.state(job.id).state == .running }
+            worker.send(SIGTERM)
+            try await worker.waitForExit(seconds: 15)
+            #expect(worker.exit == .exited(0))
+            let done = try await fixture.state(job.id)
+            #expect(done.state == .succeeded && done.attempt == 1)
+            #expect(ComposeScript.isWhole(job.out, steps: 10))
+            // It stopped claiming: the second job was never started.
+            #expect(try await fixture.state(other.id).state == .queued)
+        }
     }
 
     @Test func sigtermPastTheGraceReleasesTheJob() async throws {
-        let fixture = try await Fixture.make(.sqlite)
-        let job = try await fixture.enqueue("released", behaviour: "steps=40; delay=0.1")
-        let worker = try fixture.workers.start(name: "impatient", shutdownGrace: 0.5)
-        try await eventually(15, "job running") { try await fixture.state(job.id).state == .running }
-        worker.send(SIGTERM)
-        try await worker.waitForExit(seconds: 10)
-        let released = try await fixture.state(job.id)
-        #expect(released.state == .queued && released.attempt == 0 && released.leaseOwner == nil)
-        #expect(!FileManager.default.fileExists(atPath: job.out))
-        #expect(fixture.leftovers() == [])
+        try await withFixture(.sqlite) { fixture in
+            let job = try await fixture.enqueue("released", behaviour: "steps=40; delay=0.1")
+            let worker = try fixture.workers.start(name: "impatient", shutdownGrace: 0.5)
+            try await eventually(15, "job running") { try await fixture.state(job.id).state == .running }
+            worker.send(SIGTERM)
+            try await worker.waitForExit(seconds: 10)
+            let released = try await fixture.state(job.id)
+            #expect(released.state == .queued && released.attempt == 0 && released.leaseOwner == nil)
+            #expect(!FileManager.default.fileExists(atPath: job.out))
+            #expect(fixture.leftovers() == [])
 
-        let next = try fixture.workers.start(name: "next")
-        defer { Task { await next.stop() } }
-        try await fixture.waitFor(job.id, .succeeded)
-        #expect(try await fixture.state(job.id).attempt == 1)
-        #expect(ComposeScript.isWhole(job.out, steps: 40))
+            _ = try fixture.workers.start(name: "next")
+            try await fixture.waitFor(job.id, .succeeded)
+            #expect(try await fixture.state(job.id).attempt == 1)
+            #expect(ComposeScript.isWhole(job.out, steps: 40))
+        }
     }
 
     @Test func cancellingARunningJobStopsItsChild() async throws {
-        let fixture = try await Fixture.make(.sqlite)
-        let job = try await fixture.enqueue("cancelled", behaviour: "steps=100; delay=0.1")
-        let worker = try fixture.workers.start(name: "canceller")
-        defer { Task { await worker.stop() } }
-        try await eventually(15, "job running") { try await fixture.state(job.id).progress > 0 }
-        let said = try await fixture.workers.cli(["jobs", "cancel", job.id])
-        #expect(said.contains("cancelling"))
-        try await fixture.waitFor(job.id, .cancelled, seconds: 10)
-        #expect(!FileManager.default.fileExists(atPath: job.out))
-        #expect(fixture.leftovers() == [])
-        #expect(ComposeScript.runs(of: job.capture) == 1)
+        try await withFixture(.sqlite) { fixture in
+            let job = try await fixture.enqueue("cancelled", behaviour: "steps=100; delay=0.1")
+            _ = try fixture.workers.start(name: "canceller")
+            try await eventually(15, "job running") { try await fixture.state(job.id).progress > 0 }
+            let said = try await fixture.workers.cli(["jobs", "cancel", job.id])
+            #expect(said.contains("cancelling"))
+            try await fixture.waitFor(job.id, .cancelled, seconds: 10)
+            #expect(!FileManager.default.fileExists(atPath: job.out))
+            #expect(fixture.leftovers() == [])
+            #expect(ComposeScript.runs(of: job.capture) == 1)
+        }
     }
 
     @Test func failuresAreRetriedAndBadInputIsDeadAtOnce() async throws {
-        let fixture = try await Fixture.make(.sqlite)
-        let flaky = try await fixture.enqueue("flaky", behaviour: "fail_runs=2")
-        // Enqueued through the CLI, twice: one job.
-        let capture = try ComposeScript.makeCapture(in: fixture.directory, name: "bad", behaviour: "code=65")
-        let bad = try await fixture.workers.cli(["enqueue", capture, "--out", "\(fixture.directory)/out/bad"])
-        #expect(try await fixture.workers.cli(["enqueue", capture, "--out", "\(fixture.directory)/out/bad"]) == bad)
+        try await withFixture(.sqlite) { fixture in
+            let flaky = try await fixture.enqueue("flaky", behaviour: "fail_runs=2")
+            // Enqueued through the CLI, twice: one job.
+            let capture = try ComposeScript.makeCapture(in: fixture.directory, name: "bad", behaviour: "code=65")
+            let bad = try await fixture.workers.cli(["enqueue", capture, "--out", "\(fixture.directory)/out/bad"])
+            #expect(try await fixture.workers.cli(["enqueue", capture, "--out", "\(fixture.directory)/out/bad"]) == bad)
 
-        let worker = try fixture.workers.start(name: "retrier")
-        defer { Task { await worker.stop() } }
-        try await fixture.waitFor(flaky.id, .succeeded)
-        #expect(try await fixture.state(flaky.id).attempt == 3)
-        #expect(ComposeScript.runs(of: flaky.capture) == 3)
+            _ = try fixture.workers.start(name: "retrier")
+            try await fixture.waitFor(flaky.id, .succeeded)
+            #expect(try await fixture.state(flaky.id).attempt == 3)
+            #expect(ComposeScript.runs(of: flaky.capture) == 3)
 
-        try await fixture.waitFor(bad, .dead)
-        let dead = try await fixture.state(bad)
-        #expect(dead.attempt == 1)
-        #expect(dead.lastError?.contains("bad input") == true)
-        #expect(dead.lastError?.contains("failing with 65 on purpose") == true)
-        let listing = try await fixture.workers.cli(["jobs", "list"])
-        #expect(listing.contains(bad) && listing.contains("dead") && listing.contains("bad input"))
-        #expect(fixture.leftovers() == [])
+            try await fixture.waitFor(bad, .dead)
+            let dead = try await fixture.state(bad)
+            #expect(dead.attempt == 1)
+            #expect(dead.lastError?.contains("bad input") == true)
+            #expect(dead.lastError?.contains("failing with 65 on purpose") == true)
+            let listing = try await fixture.workers.cli(["jobs", "list"])
+            #expect(listing.contains(bad) && listing.contains("dead") && listing.contains("bad input"))
+            #expect(fixture.leftovers() == [])
+        }
     }
 
     @Test func workersRideOutAPostgresRestart() async throws {
         let server = try await TemporaryPostgres.start()
         defer { server.destroy() }
-        let fixture = try await Fixture.make(.postgres, queueURL: try await server.makeDatabase())
-        var jobs: [(id: String, capture: String, out: String)] = []
-        for i in 0..<8 { jobs.append(try await fixture.enqueue("pg\(i)", behaviour: "steps=5; delay=0.1")) }
-        let workers = try (0..<2).map { try fixture.workers.start(name: "pgw\($0)", concurrency: 2, leaseSeconds: 4) }
-        defer { Task { for worker in workers { await worker.stop() } } }
+        try await withFixture(.postgres, queueURL: try await server.makeDatabase()) { fixture in
+            var jobs: [(id: String, capture: String, out: String)] = []
+            for i in 0..<8 { jobs.append(try await fixture.enqueue("pg\(i)", behaviour: "steps=10; delay=0.1")) }
+            let workers = try (0..<2).map { try fixture.workers.start(name: "pgw\($0)", concurrency: 2, leaseSeconds: 4) }
 
-        try await eventually(30, "a first job done") {
-            try await fixture.queue.list(limit: 20).contains { $0.state == .succeeded }
+            try await eventually(30, "a first job done") {
+                try await fixture.queue.list(limit: 20).contains { $0.state == .succeeded }
+            }
+            let unfinished = try await fixture.queue.list(limit: 20).filter { $0.state != .succeeded }.count
+            try await server.restart()
+            #expect(unfinished > 0, "the restart came too late to matter")
+            for job in jobs { try await fixture.waitFor(job.id, .succeeded, seconds: 60) }
+            for job in jobs { #expect(ComposeScript.isWhole(job.out, steps: 10)) }
+            #expect(fixture.leftovers() == [])
+            #expect(workers.allSatisfy { $0.isRunning })
         }
-        try await server.restart()
-        for job in jobs { try await fixture.waitFor(job.id, .succeeded, seconds: 60) }
-        for job in jobs { #expect(ComposeScript.isWhole(job.out, steps: 5)) }
-        #expect(fixture.leftovers() == [])
-        #expect(workers.allSatisfy { $0.isRunning })
     }
 }

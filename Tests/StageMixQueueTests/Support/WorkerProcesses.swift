@@ -9,6 +9,7 @@ struct WorkerProcesses {
     let directory: String
     let queueURL: String
     let composeScript: String
+    private let started = StartedWorkers()
 
     static var binary: String {
         get throws {
@@ -41,7 +42,14 @@ struct WorkerProcesses {
         ]
         // exec, so the shell's pid is the worker's: signals go to the worker itself.
         let command = "exec " + arguments.map { "'\($0)'" }.joined(separator: " ") + " >'\(directory)/\(name).log' 2>&1"
-        return WorkerProcess(child: try ChildProcess(arguments: ["/bin/bash", "-c", command]) { _ in })
+        let worker = WorkerProcess(child: try ChildProcess(arguments: ["/bin/bash", "-c", command]) { _ in })
+        started.add(worker)
+        return worker
+    }
+
+    /// SIGKILLs every worker still running.
+    func stopAll() async {
+        for worker in started.all { await worker.stop() }
     }
 
     /// Runs `stagemix <arguments>` to completion and returns its stdout.
@@ -55,6 +63,14 @@ struct WorkerProcesses {
             "== \(name)\n" + ((try? String(contentsOfFile: "\(directory)/\(name)", encoding: .utf8)) ?? "")
         }.joined(separator: "\n")
     }
+}
+
+final class StartedWorkers: @unchecked Sendable {
+    private let lock = NSLock()
+    private var workers: [WorkerProcess] = []
+
+    func add(_ worker: WorkerProcess) { lock.withLock { workers.append(worker) } }
+    var all: [WorkerProcess] { lock.withLock { workers } }
 }
 
 /// A running `stagemix worker`.
