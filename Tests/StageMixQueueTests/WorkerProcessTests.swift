@@ -203,4 +203,24 @@ struct WorkerProcessTests {
             #expect(workers.allSatisfy { $0.isRunning })
         }
     }
+
+    @Test func realComposeRunsUnderTheWorker() async throws {
+        try await withFixture(.sqlite) { fixture in
+            let capture = "\(fixture.directory)/captures/panel"
+            try await run(try WorkerProcesses.binary, ["synth", "panel", "--out", capture, "--duration", "2", "--jobs", "1"])
+            let out = "\(fixture.directory)/out/panel"
+            let id = try await fixture.workers.cli(["enqueue", capture, "--out", out, "--resolution", "320x180", "--preset", "ultrafast"])
+            let missing = try await fixture.workers.cli(["enqueue", "\(fixture.directory)/captures/none", "--out", "\(fixture.directory)/out/none"])
+            _ = try fixture.workers.start(name: "real", realCompose: true)
+
+            try await fixture.waitFor(id, .succeeded)
+            #expect(FileManager.default.fileExists(atPath: "\(out)/hls/index.m3u8"))
+            #expect(FileManager.default.fileExists(atPath: "\(out)/timeline.json"))
+            #expect(try await fixture.state(id).progress == 100)
+            // A capture that is not there is bad input: compose exits 65 and the job is dead at once.
+            try await fixture.waitFor(missing, .dead)
+            #expect(try await fixture.state(missing).attempt == 1)
+            #expect(fixture.leftovers() == [])
+        }
+    }
 }

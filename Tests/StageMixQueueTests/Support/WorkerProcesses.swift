@@ -34,12 +34,14 @@ struct WorkerProcesses {
     }
 
     /// Starts one worker process with short leases and heartbeats, so tests see rescues quickly.
-    func start(name: String, concurrency: Int = 1, shutdownGrace: Double = 10, leaseSeconds: Double = 2) throws -> WorkerProcess {
-        let arguments = [
+    /// With `realCompose`, the worker runs this binary's own `stagemix compose` instead of the script.
+    func start(name: String, concurrency: Int = 1, shutdownGrace: Double = 10, leaseSeconds: Double = 2, realCompose: Bool = false) throws -> WorkerProcess {
+        var arguments = [
             try Self.binary, "worker", "--queue", queueURL, "--concurrency", "\(concurrency)", "--shutdown-grace", "\(shutdownGrace)",
             "--lease-seconds", "\(leaseSeconds)", "--heartbeat-seconds", "0.3", "--poll-seconds", "0.2",
-            "--retry-base-seconds", "0.2", "--compose-command", composeScript, "--worker-id", name,
+            "--retry-base-seconds", "0.2", "--worker-id", name,
         ]
+        if !realCompose { arguments += ["--compose-command", composeScript] }
         // exec, so the shell's pid is the worker's: signals go to the worker itself.
         let command = "exec " + arguments.map { "'\($0)'" }.joined(separator: " ") + " >'\(directory)/\(name).log' 2>&1"
         let worker = WorkerProcess(child: try ChildProcess(arguments: ["/bin/bash", "-c", command]) { _ in })
