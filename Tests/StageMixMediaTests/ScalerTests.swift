@@ -65,8 +65,28 @@ import StageMixMedia
         try scaler.scale(frame, into: canvas, rect: PixelRect(x: 0, y: 0, width: 16, height: 16))
         try scaler.scale(frame, into: canvas, rect: PixelRect(x: 32, y: 32, width: 16, height: 16))
         #expect(scaler.contextBuilds == 1)
-        try scaler.scale(frame, into: canvas, rect: PixelRect(x: 0, y: 0, width: 32, height: 32))
+        try scaler.scale(frame, into: canvas, rect: PixelRect(x: 0, y: 0, width: 24, height: 24))
         #expect(scaler.contextBuilds == 2)
+    }
+
+    /// Same size and format: rows are copied, swscale is not involved, the pixels are exact.
+    @Test func matchingSizesAreCopiedWithoutSwscale() throws {
+        let source = try CanvasFrame(width: 64, height: 36)
+        try source.fill(color: red)
+        try source.fill(rect: PixelRect(x: 0, y: 0, width: 8, height: 8), color: green)
+        let canvas = try CanvasFrame(width: 128, height: 72)
+        try canvas.fill(color: blue)
+        let scaler = Scaler()
+        // A centred 60x32 crop of the 64x36 picture into a 60x32 rectangle.
+        try scaler.scale(try source.snapshot(), into: canvas, rect: PixelRect(x: 10, y: 20, width: 60, height: 32),
+                         sourceCrop: PixelRect(x: 2, y: 2, width: 60, height: 32))
+        #expect(scaler.copies == 1)
+        #expect(scaler.contextBuilds == 0)
+        #expect(canvas.pixelRGB(x: 10, y: 20).isClose(to: green, tolerance: 3))   // source (2,2)
+        #expect(canvas.pixelRGB(x: 16, y: 26).isClose(to: red, tolerance: 3))     // source (8,8)
+        #expect(canvas.pixelRGB(x: 69, y: 51).isClose(to: red, tolerance: 3))
+        #expect(canvas.pixelRGB(x: 70, y: 51).isClose(to: blue, tolerance: 3))
+        #expect(canvas.pixelRGB(x: 9, y: 20).isClose(to: blue, tolerance: 3))
     }
 
     @Test func snapshotIsNotChangedByLaterDrawing() throws {

@@ -27,6 +27,13 @@ public struct PlannedTile: Sendable, Hashable, Codable {
     /// Why the tile shows the placeholder: `no_video`, `muted`, `paused`.
     public var placeholderReason: String?
 
+    public init(participantId: String, name: String, source: SourceKind, region: String, rect: Rect, z: Int, fit: Fit,
+                show: Show, trackId: String?, layer: LayerChoice?, placeholderReason: String?) {
+        self.participantId = participantId; self.name = name; self.source = source; self.region = region
+        self.rect = rect; self.z = z; self.fit = fit; self.show = show; self.trackId = trackId; self.layer = layer
+        self.placeholderReason = placeholderReason
+    }
+
     /// Pixels of video flowing to this tile, counted by billing: only live video carries any.
     public var flowingPixels: Int {
         guard show == .video, let layer else { return 0 }

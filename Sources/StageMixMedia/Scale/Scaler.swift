@@ -26,6 +26,11 @@ public final class Scaler: @unchecked Sendable {
         guard let dst = canvas.clip(rect) else { return }
         let crop = try Self.validCrop(sourceCrop, frame: frame)
         try canvas.makeWritable()
+        if crop.width == dst.width, crop.height == dst.height, frame.pixelFormat == .yuv420p {
+            try Self.copyPlanes(frame, crop: crop, into: canvas, at: dst)
+            copies += 1
+            return
+        }
         let sws = try context(for: Key(srcWidth: crop.width, srcHeight: crop.height, srcFormat: frame.pixelFormat.raw,
                                        dstWidth: dst.width, dstHeight: dst.height))
 
@@ -36,6 +41,23 @@ public final class Scaler: @unchecked Sendable {
         let ret = sws_scale(sws, srcSlices, src.strides, 0, Int32(crop.height), out.data, out.strides)
         margin.restore(canvas.pointer)
         try ffCheck(ret, .invalidArgument, "sws_scale \(crop.width)x\(crop.height) \(frame.pixelFormat) -> \(dst.width)x\(dst.height)")
+    }
+
+    /// How many pictures went in by plain row copies, with no swscale at all (sizes already matched).
+    public private(set) var copies = 0
+
+    /// Same size, same format: the rows are copied as they are, which no swscale filter beats.
+    private static func copyPlanes(_ frame: VideoFrame, crop: PixelRect, into canvas: CanvasFrame, at dst: PixelRect) throws(MediaError) {
+        let src = try planePointers(frame.pointer, origin: crop)
+        let out = try planePointers(canvas.pointer, origin: dst)
+        for plane in 0..<3 {
+            guard let from = src.data[plane], let to = out.data[plane] else { continue }
+            let width = plane == 0 ? dst.width : dst.width / 2
+            let rows = plane == 0 ? dst.height : dst.height / 2
+            for row in 0..<rows {
+                (to + row * Int(out.strides[plane])).update(from: from + row * Int(src.strides[plane]), count: width)
+            }
+        }
     }
 
     private static func validCrop(_ crop: PixelRect?, frame: VideoFrame) throws(MediaError) -> PixelRect {
