@@ -23,7 +23,10 @@ struct PlanOptions: ParsableArguments {
     @Option(help: "Price table JSON ({\"currency\": ..., \"perMinute\": {tier: price}}) to cost the billing.")
     var prices: String?
 
-    @Option(help: "Name of a tier for aggregates above 2K+ (default: such a session is an error).")
+    @Option(help: "Tier table JSON ({\"tiers\": [{\"name\": ..., \"maxPixels\": ...}], \"overflowTier\": ...}); default Agora's.")
+    var tiers: String?
+
+    @Option(help: "Name of a tier for aggregates above the highest (default: such a session is an error).")
     var overflowTier: String?
 
     func validate() throws {
@@ -42,7 +45,7 @@ struct PlanOptions: ParsableArguments {
             if resolution != nil || fps != nil {
                 layout = layout.resized(to: resolution.flatMap(CanvasSize.init(parsing:)) ?? layout.canvas, fps: fps)
             }
-            var tiers = BillingTiers.agora
+            var tiers = try self.tiers.map { try BillingTiers.load(contentsOf: URL(fileURLWithPath: $0)) } ?? .agora
             if let overflowTier { tiers = try BillingTiers(tiers: tiers.tiers, overflowTier: overflowTier) }
             let priceTable = try prices.map { try PriceTable.load(contentsOf: URL(fileURLWithPath: $0)) }
             let doc = try PlanDocument(capture: capture, layout: layout, pauseGraceMs: Int(pauseGrace * 1000),

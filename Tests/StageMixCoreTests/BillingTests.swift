@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import StageMixLayout
 @testable import StageMixCore
@@ -66,6 +67,19 @@ struct BillingTests {
             try BillingTiers(tiers: [.init(name: "a", maxPixels: 10), .init(name: "b", maxPixels: 10)])
         }
         #expect(throws: BillingError.self) { try BillingTiers(tiers: []) }
+    }
+
+    @Test func tierTablesLoadFromJSONAndAreChecked() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tiers-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let good = dir.appendingPathComponent("good.json"), bad = dir.appendingPathComponent("bad.json")
+        try Data(#"{"tiers": [{"name": "audio", "maxPixels": 0}, {"name": "SD", "maxPixels": 1000000}], "overflowTier": "big"}"#.utf8).write(to: good)
+        try Data(#"{"tiers": [{"name": "a", "maxPixels": 5}, {"name": "b", "maxPixels": 1}]}"#.utf8).write(to: bad)
+        let tiers = try BillingTiers.load(contentsOf: good)
+        #expect(tiers.names == ["audio", "SD", "big"])
+        #expect(try BillingReport(plan: scenario(), tiers: tiers).minutes.map(\.tier) == ["big", "big", "SD"])
+        #expect(throws: BillingError.self) { try BillingTiers.load(contentsOf: bad) }
     }
 
     @Test func agoraTierBoundaries() throws {

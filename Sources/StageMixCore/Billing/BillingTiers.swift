@@ -1,3 +1,5 @@
+import Foundation
+
 /// Aggregate-resolution price tiers: a minute is billed at the first tier whose ceiling holds its peak.
 public struct BillingTiers: Sendable, Hashable, Codable {
     /// One tier: everything up to `maxPixels` (inclusive). The audio tier has `maxPixels` 0.
@@ -19,6 +21,16 @@ public struct BillingTiers: Sendable, Hashable, Codable {
         }
         self.tiers = tiers
         self.overflowTier = overflowTier
+    }
+
+    /// Reads `{"tiers": [{"name": "HD", "maxPixels": 921600}, ...], "overflowTier": "..."}`, checking the order.
+    public static func load(contentsOf url: URL) throws -> BillingTiers {
+        let decoded = try JSONDecoder().decode(BillingTiers.self, from: Data(contentsOf: url))
+        do {
+            return try BillingTiers(tiers: decoded.tiers, overflowTier: decoded.overflowTier)
+        } catch {
+            throw BillingError("\(url.path): \(error)")
+        }
     }
 
     /// Agora's aggregate-resolution tiers.
