@@ -44,9 +44,7 @@ extension StageMix {
                 segmentSeconds: segmentSeconds, segmentFormat: segmentFormat, preset: preset,
                 videoBitrate: videoBitrate, crf: crf, audioBitrate: audioBitrate
             )
-            let jobs = try await queue.url.open()
-            let result = try await jobs.enqueue(spec, maxAttempts: maxAttempts)
-            await jobs.close()
+            let result = try await queue.url.withQueue { try await $0.enqueue(spec, maxAttempts: maxAttempts) }
             print(result.id)
         }
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import StageMixQueue
 
 extension StageMix {
@@ -15,9 +16,7 @@ extension StageMix {
             @Option var limit: Int = 50
 
             func run() async throws {
-                let jobs = try await queue.url.open()
-                let list = try await jobs.list(limit: limit)
-                await jobs.close()
+                let list = try await queue.url.withQueue { try await $0.list(limit: limit) }
                 print(JobReport.table(list))
             }
         }
@@ -28,10 +27,11 @@ extension StageMix {
             @OptionGroup var queue: QueueOption
 
             func run() async throws {
-                let jobs = try await queue.url.open()
-                let job = try await jobs.job(id: id)
-                await jobs.close()
-                guard let job else { throw ValidationError("no job \(id)") }
+                let job = try await queue.url.withQueue { try await $0.job(id: id) }
+                guard let job else {
+                    FileHandle.standardError.write(Data("no job \(id)\n".utf8))
+                    throw ExitCode.failure
+                }
                 print(JobReport.detail(job))
             }
         }
@@ -42,9 +42,7 @@ extension StageMix {
             @OptionGroup var queue: QueueOption
 
             func run() async throws {
-                let jobs = try await queue.url.open()
-                let action = try await jobs.cancel(id: id)
-                await jobs.close()
+                let action = try await queue.url.withQueue { try await $0.cancel(id: id) }
                 switch action {
                 case .cancelled: print("cancelled \(id)")
                 case .flagged: print("cancelling \(id): its worker stops it at the next heartbeat")
@@ -59,12 +57,12 @@ extension StageMix {
             @OptionGroup var queue: QueueOption
 
             func run() async throws {
-                let jobs = try await queue.url.open()
-                let action = try await jobs.retry(id: id)
-                await jobs.close()
+                let action = try await queue.url.withQueue { try await $0.retry(id: id) }
                 switch action {
                 case .requeued: print("queued \(id) again")
-                case .notRetryable: throw ValidationError("\(id) is queued, running or succeeded: nothing to retry")
+                case .notRetryable:
+                    FileHandle.standardError.write(Data("\(id) is queued, running or succeeded: nothing to retry\n".utf8))
+                    throw ExitCode.failure
                 }
             }
         }

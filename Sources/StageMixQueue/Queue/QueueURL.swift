@@ -46,4 +46,17 @@ public enum QueueURL: Sendable, Equatable, CustomStringConvertible {
             )
         }
     }
+
+    /// Opens the queue, runs `body`, and closes the queue whether `body` returns or throws.
+    public func withQueue<R: Sendable>(options: QueueOptions = QueueOptions(), _ body: (any JobQueue) async throws -> R) async throws -> R {
+        let queue = try await open(options: options)
+        do {
+            let result = try await body(queue)
+            await queue.close()
+            return result
+        } catch {
+            await queue.close()
+            throw error
+        }
+    }
 }

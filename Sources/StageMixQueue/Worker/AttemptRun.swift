@@ -90,7 +90,7 @@ struct AttemptRun {
                 }
             } catch {
                 // The lease may well still be ours: keep going and try again next beat.
-                logger.warning("heartbeat of \(lease) failed: \(error)")
+                logger.warning("heartbeat of \(lease) failed: \(String(reflecting: error))")
             }
         }
         return nil
@@ -105,7 +105,7 @@ struct AttemptRun {
                 try await queue.heartbeat(lease, leaseSeconds: configuration.leaseSeconds, progress: 100)
             }
         } catch {
-            logger.error("could not confirm the lease of \(lease) before publishing: \(error)")
+            logger.error("could not confirm the lease of \(lease) before publishing: \(String(reflecting: error))")
             output.removeAttemptLeftovers()
             return
         }
@@ -136,7 +136,7 @@ struct AttemptRun {
             try await persistently(for: reportPatience) { [queue] in try await write(queue) }
         } catch {
             // The lease will expire and the job be rescued; nothing is lost but time.
-            logger.error("could not \(what) \(lease): \(error)")
+            logger.error("could not \(what) \(lease): \(String(reflecting: error))")
         }
     }
 }

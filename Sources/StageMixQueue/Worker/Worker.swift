@@ -52,7 +52,7 @@ public final class Worker: Service {
                     try await queue.claim(worker: configuration.workerID, leaseSeconds: configuration.leaseSeconds)
                 }
             } catch {
-                logger.warning("claim failed, retrying: \(error)")
+                logger.warning("claim failed, retrying: \(String(reflecting: error))")
                 try? await Task.sleep(for: .seconds(1))
                 continue
             }
