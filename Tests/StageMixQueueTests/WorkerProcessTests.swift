@@ -73,7 +73,7 @@ struct WorkerProcessTests {
     func severalWorkersDrainTheQueueEachJobOnce(backend: QueueBackend) async throws {
         try await withFixture(backend) { fixture in
             var jobs: [(id: String, capture: String, out: String)] = []
-            for i in 0..<12 { jobs.append(try await fixture.enqueue("show\(i)", behaviour: "steps=3; delay=0.05")) }
+            for i in 0..<12 { jobs.append(try await fixture.enqueue("show\(i)", behaviour: "steps=3; delay=0.2")) }
             _ = try (0..<3).map { try fixture.workers.start(name: "w\($0)", concurrency: 2) }
 
             for job in jobs { try await fixture.waitFor(job.id, .succeeded) }
@@ -221,6 +221,19 @@ struct WorkerProcessTests {
             try await fixture.waitFor(missing, .dead)
             #expect(try await fixture.state(missing).attempt == 1)
             #expect(fixture.leftovers() == [])
+        }
+    }
+
+    @Test func postgresNotifyWakesAnIdleWorker() async throws {
+        try await withFixture(.postgres) { fixture in
+            // Polling every 60 s: only NOTIFY can bring the job to the worker quickly.
+            _ = try fixture.workers.start(name: "listener", pollSeconds: 60)
+            try await eventually(10, "worker idle") { fixture.workers.logs().contains("worker listener started") }
+            try await Task.sleep(for: .seconds(1))
+            let job = try await fixture.enqueue("woken", behaviour: "steps=1")
+            let enqueued = Date()
+            try await fixture.waitFor(job.id, .succeeded, seconds: 15)
+            #expect(Date().timeIntervalSince(enqueued) < 10)
         }
     }
 }

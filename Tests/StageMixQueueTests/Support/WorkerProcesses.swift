@@ -35,10 +35,10 @@ struct WorkerProcesses {
 
     /// Starts one worker process with short leases and heartbeats, so tests see rescues quickly.
     /// With `realCompose`, the worker runs this binary's own `stagemix compose` instead of the script.
-    func start(name: String, concurrency: Int = 1, shutdownGrace: Double = 10, leaseSeconds: Double = 2, realCompose: Bool = false) throws -> WorkerProcess {
+    func start(name: String, concurrency: Int = 1, shutdownGrace: Double = 10, leaseSeconds: Double = 2, pollSeconds: Double = 0.2, realCompose: Bool = false) throws -> WorkerProcess {
         var arguments = [
             try Self.binary, "worker", "--queue", queueURL, "--concurrency", "\(concurrency)", "--shutdown-grace", "\(shutdownGrace)",
-            "--lease-seconds", "\(leaseSeconds)", "--heartbeat-seconds", "0.3", "--poll-seconds", "0.2",
+            "--lease-seconds", "\(leaseSeconds)", "--heartbeat-seconds", "0.3", "--poll-seconds", "\(pollSeconds)",
             "--retry-base-seconds", "0.2", "--worker-id", name,
         ]
         if !realCompose { arguments += ["--compose-command", composeScript] }
