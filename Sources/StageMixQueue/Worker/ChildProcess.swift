@@ -46,6 +46,7 @@ final class ChildProcess: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, stdoutPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, stderrPipe[1], 2)
+        Self.closeOtherDescriptors(&actions)
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -110,6 +111,19 @@ final class ChildProcess: Sendable {
     func kill() {
         guard exit == nil else { return }
         _ = Glibc.kill(-pid, SIGKILL)
+    }
+
+    private typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np`, which Swift's Glibc module does not export.
+    private static let addCloseFrom: CloseFrom? = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np").map {
+        unsafeBitCast($0, to: CloseFrom.self)
+    }
+
+    /// The child gets stdin, stdout and stderr only: no descriptor another thread opened without
+    /// close-on-exec (a file being written, say, which would then be "busy" for exec) leaks into it.
+    private static func closeOtherDescriptors(_ actions: inout posix_spawn_file_actions_t) {
+        _ = addCloseFrom?(&actions, 3)
     }
 
     private static func waitForExit(pid: pid_t, state: NIOLockedValueBox<State>) {

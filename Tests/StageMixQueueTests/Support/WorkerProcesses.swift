@@ -41,7 +41,7 @@ struct WorkerProcesses {
             "--lease-seconds", "\(leaseSeconds)", "--heartbeat-seconds", "0.3", "--poll-seconds", "\(pollSeconds)",
             "--retry-base-seconds", "0.2", "--worker-id", name,
         ]
-        if !realCompose { arguments += ["--compose-command", composeScript] }
+        if !realCompose { arguments += ["--compose-command", "/bin/bash \(composeScript)"] }
         // exec, so the shell's pid is the worker's: signals go to the worker itself.
         let command = "exec " + arguments.map { "'\($0)'" }.joined(separator: " ") + " >'\(directory)/\(name).log' 2>&1"
         let worker = WorkerProcess(child: try ChildProcess(arguments: ["/bin/bash", "-c", command]) { _ in })
