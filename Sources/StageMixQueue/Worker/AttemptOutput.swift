@@ -4,7 +4,7 @@ import Foundation
 /// `<out>.attempt-<job>-<n>.tmp` beside the final directory; the worker renames it over
 /// `<out>` only while the attempt still holds its lease, so readers of `<out>` see either the
 /// previous whole output or the new whole output, never a half.
-struct AttemptOutput {
+struct AttemptOutput: Sendable {
     let final: URL
     let attemptDirectory: URL
     private let prefix: String
@@ -51,6 +51,16 @@ struct AttemptOutput {
             throw NSError(domain: NSPOSIXErrorDomain, code: Int(code), userInfo: [
                 NSLocalizedDescriptionKey: "rename \(from.path) -> \(to.path): \(String(cString: strerror(code)))",
             ])
+        }
+    }
+}
+
+extension AttemptOutput {
+    /// Removing a partial output can mean deleting many segment files: do it on a thread of
+    /// its own, not on the cooperative pool.
+    static func onFileThread<R: Sendable>(_ work: @escaping @Sendable () throws -> R) async throws -> R {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
         }
     }
 }

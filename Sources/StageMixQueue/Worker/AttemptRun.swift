@@ -27,7 +27,7 @@ struct AttemptRun {
         let progress = NIOLockedValueBox<Double?>(nil)
         let child: ChildProcess
         do {
-            try output.prepare()
+            try await AttemptOutput.onFileThread(output.prepare)
             child = try ChildProcess(arguments: configuration.composeCommand + job.spec.composeArguments(outDirectory: output.attemptDirectory.path)) { line in
                 if let percent = ComposeEvent.progress(in: line) { progress.withLockedValue { $0 = percent } }
             }
@@ -39,7 +39,7 @@ struct AttemptRun {
         if let stop = await supervise(child, progress: progress) {
             child.kill()
             _ = await child.waitForExit()
-            output.removeAttemptLeftovers()
+            await removeLeftovers(output)
             switch stop {
             case .cancelled:
                 logger.info("cancelled \(lease)")
@@ -58,12 +58,12 @@ struct AttemptRun {
         case .exited(0):
             await publish(output)
         case .exited(65):
-            output.removeAttemptLeftovers()
+            await removeLeftovers(output)
             await report("fail") { [lease, error = failure(exit, child)] queue in
                 _ = try await queue.fail(lease, error: error, retryable: false)
             }
         default:
-            output.removeAttemptLeftovers()
+            await removeLeftovers(output)
             await report("fail") { [lease, error = failure(exit, child)] queue in
                 _ = try await queue.fail(lease, error: error, retryable: true)
             }
@@ -106,23 +106,27 @@ struct AttemptRun {
             }
         } catch {
             logger.error("could not confirm the lease of \(lease) before publishing: \(String(reflecting: error))")
-            output.removeAttemptLeftovers()
+            await removeLeftovers(output)
             return
         }
         guard action == .keepRunning else {
-            output.removeAttemptLeftovers()
+            await removeLeftovers(output)
             if action == .cancel { await report("cancel") { [lease] queue in _ = try await queue.finishCancelled(lease) } }
             return
         }
         do {
-            try output.publish()
+            try await AttemptOutput.onFileThread(output.publish)
         } catch {
-            output.removeAttemptLeftovers()
+            await removeLeftovers(output)
             await report("fail") { [lease] queue in _ = try await queue.fail(lease, error: "publish failed: \(error)", retryable: true) }
             return
         }
         logger.info("succeeded \(lease)")
         await report("succeed") { [lease] queue in _ = try await queue.succeed(lease) }
+    }
+
+    private func removeLeftovers(_ output: AttemptOutput) async {
+        _ = try? await AttemptOutput.onFileThread(output.removeAttemptLeftovers)
     }
 
     private func failure(_ exit: ChildProcess.Exit, _ child: ChildProcess) -> String {
