@@ -32,7 +32,7 @@ struct ChildProcessTests {
         let lines = LineCollector()
         // The shell's own child (sleep) holds stdout too; killing only the shell would leave it.
         let child = try ChildProcess(arguments: ["/bin/sh", "-c", "echo started; sleep 30; echo never"]) { lines.append($0) }
-        try await eventually(5, "child started") { lines.text == "started" }
+        try await eventually(30, "child started") { lines.text == "started" }
         let start = Date()
         child.kill()
         #expect(await child.waitForExit() == .signalled(SIGKILL))

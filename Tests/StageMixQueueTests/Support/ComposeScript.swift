@@ -1,7 +1,7 @@
 import Foundation
 
 /// A stand-in for `stagemix compose`, as a real child process: reads how to behave from
-/// `<capture>/behaviour` (steps, delay, exit code, failures before success), prints progress
+/// `<capture>/behaviour` (steps, delay, exit code, failures before success, a gate file to wait for), prints progress
 /// JSON lines, writes segments into a temp dir beside `--out`, renames it into place, and
 /// records each run in `<capture>/runs`.
 enum ComposeScript {
@@ -27,6 +27,11 @@ enum ComposeScript {
           echo "segment $i of $capture" > "$tmp/segment$i.ts"
           echo "{\"event\":\"progress\",\"percent\":$(( i * 100 / steps )),\"speed\":1.0,\"etaSeconds\":1}"
         done
+        # A test holds jobs here until it creates the gate file. The lines keep coming, as a real
+        # compose's progress does, so an orphan dies of SIGPIPE once its worker is gone.
+        if [ -n "${gate:-}" ]; then
+          while [ ! -e "$gate" ]; do echo '{"event":"waiting"}'; sleep 0.05; done
+        fi
         if [ "$run" -le "$fail_runs" ]; then echo "failing run $run on purpose" >&2; exit "$fail_code"; fi
         if [ "$code" != 0 ]; then echo "failing with $code on purpose" >&2; exit "$code"; fi
         echo "#EXTM3U $steps" > "$tmp/playlist.m3u8"
