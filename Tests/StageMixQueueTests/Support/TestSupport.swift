@@ -9,12 +9,31 @@ struct TestFailure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
+/// A new directory under /tmp, removed when the test process exits.
 func makeTemporaryDirectory(prefix: String) throws -> String {
     var template = Array("/tmp/\(prefix)-XXXXXX".utf8CString)
     guard let path = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
         throw TestFailure("mkdtemp failed")
     }
-    return String(cString: path)
+    let directory = String(cString: path)
+    TemporaryDirectories.shared.add(directory)
+    return directory
+}
+
+private final class TemporaryDirectories: @unchecked Sendable {
+    static let shared: TemporaryDirectories = {
+        atexit { TemporaryDirectories.shared.removeAll() }
+        return TemporaryDirectories()
+    }()
+
+    private let lock = NSLock()
+    private var paths: [String] = []
+
+    func add(_ path: String) { lock.withLock { paths.append(path) } }
+
+    func removeAll() {
+        for path in lock.withLock({ paths }) { try? FileManager.default.removeItem(atPath: path) }
+    }
 }
 
 /// Runs a command to completion; throws with its output if it fails. Spawned and reaped
