@@ -5,7 +5,8 @@ import Testing
 /// The same contract, run against a real SQLite file and a real PostgreSQL server.
 @Suite("JobQueue contract")
 struct QueueContractTests {
-    static let noJitter = QueueOptions(retry: RetryPolicy(baseDelay: 0.3, maxDelay: 10, jitter: 0), random: { 0 })
+    /// Back-off long enough that a loaded CI machine cannot let it pass between two statements.
+    static let noJitter = QueueOptions(retry: RetryPolicy(baseDelay: 1.5, maxDelay: 10, jitter: 0), random: { 0 })
 
     func spec(_ name: String = UUID().uuidString) -> JobSpec {
         JobSpec(capture: "/captures/\(name)", out: "/out/\(name)", layout: "grid", resolution: "1280x720", fps: 30)
@@ -61,11 +62,12 @@ struct QueueContractTests {
         let (queue, _) = try await backend.open()
         defer { Task { await queue.close() } }
         let id = try await queue.enqueue(spec(), maxAttempts: 5).id
-        let first = try #require(try await queue.claim(worker: "dies", leaseSeconds: 0.2))
+        // A lease long enough that a loaded machine cannot let it lapse between two statements.
+        let first = try #require(try await queue.claim(worker: "dies", leaseSeconds: 3))
         let staleLease = try #require(first.lease)
         #expect(try await queue.claim(worker: "other", leaseSeconds: 30) == nil)
 
-        try await Task.sleep(for: .milliseconds(400))
+        try await Task.sleep(for: .milliseconds(3_300))
         let second = try #require(try await queue.claim(worker: "other", leaseSeconds: 30))
         #expect(second.id == id)
         #expect(second.attempt == 2)
@@ -103,8 +105,8 @@ struct QueueContractTests {
                 guard case .retry = action else { Issue.record("expected a retry, got \(action)"); return }
                 let failed = try #require(try await queue.job(id: id))
                 #expect(failed.state == .failed)
-                // Back-off 0.3 s, then 0.6 s (no jitter), from the moment of the failure.
-                #expect(abs(failed.runAfter - failed.updatedAt - 0.3 * Double(attempt)) < 0.001)
+                // Back-off 1.5 s, then 3 s (no jitter), from the moment of the failure.
+                #expect(abs(failed.runAfter - failed.updatedAt - 1.5 * Double(attempt)) < 0.001)
                 #expect(try await queue.claim(worker: "w", leaseSeconds: 30) == nil, "claimed before the back-off")
             } else {
                 #expect(action == .dead)
