@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""Sorts the samples of a `perf record --call-graph dwarf` profile of `stagemix compose` into the job's
+stages and prints each stage's share of all CPU samples.
+
+    perf script -i perf.data -F tid,period,ip,sym,dso | profile-summary.py
+
+A sample belongs to the first stage rule (in the order below) that matches any frame of its stack,
+so inclusive cost is counted once. Debian's FFmpeg and x264 ship without symbols and their assembly
+has no unwind tables, so a sample whose leaf is in libx264 counts as encoding wherever it was, and
+libavcodec samples whose stack stops before reaching StageMix's code are listed on their own,
+split by thread (the compose thread runs VP8 decoding and AAC encoding; x264 runs its own threads).
+"""
+import collections
+import sys
+
+# (stage, substrings of a frame's symbol or library); Swift symbols are matched mangled, by type name.
+STAGES = [
+    ("x264 encode (libx264, all threads)", ["libx264"]),
+    ("VP8 decode + WebM demux (LayerReader)", ["11LayerReaderC", "12VideoDecoderC", "16TrackVideoSourceC"]),
+    ("AAC encode (AudioEncoder)", ["12AudioEncoderC"]),
+    ("Opus decode (libopus)", ["libopus", "11OpusDecoderC"]),
+    ("audio read + mix + limiter (Swift)", ["16AudioTrackReaderC", "8AudioMixC", "10AudioMixerC", "AudioMix"]),
+    ("tile copy (Scaler.copyPlanes)", ["10copyPlanes"]),
+    ("swscale (Scaler.scale)", ["libswscale", "6ScalerC"]),
+    ("fills (CanvasFrame.fill)", ["11CanvasFrameC4fill"]),
+    ("canvas copy-on-write (CanvasFrame.makeWritable)", ["11CanvasFrameC13makeWritable"]),
+    ("video encoder call (VideoEncoder.send, excl. x264)", ["12VideoEncoderC"]),
+    ("HLS mux (HLSMuxer / libavformat)", ["9HLSMuxerC", "5MuxerC", "libavformat"]),
+    ("rest of Composer.run (Swift loop, progress)", ["8ComposerC"]),
+    ("process start, plan, capture read", ["ld-linux", "_dl_start", "CaptureReader", "CompositionPlan"]),
+]
+
+
+def samples(stream):
+    tid, period, frames = None, 0, []
+    for line in stream:
+        line = line.rstrip("\n")
+        if not line.strip():
+            if tid is not None:
+                yield tid, period, frames
+            tid, period, frames = None, 0, []
+        elif not line.startswith("\t") and not line.startswith(" "):
+            parts = line.split()
+            tid, period = parts[0], int(parts[1])
+        else:
+            frames.append(line.strip())
+    if tid is not None:
+        yield tid, period, frames
+
+
+def main():
+    totals = collections.Counter()
+    all_samples = list(samples(sys.stdin))
+    compose_tids = {tid for tid, _, frames in all_samples if any("8ComposerC" in f for f in frames)}
+    for tid, period, frames in all_samples:
+        stage = next((name for name, keys in STAGES if any(k in f for f in frames for k in keys)), None)
+        if stage is None:
+            leaf = frames[0] if frames else ""
+            lib = leaf[leaf.rfind("(") + 1:-1].rsplit("/", 1)[-1] if "(" in leaf else "?"
+            where = "compose thread" if tid in compose_tids else "other threads"
+            stage = f"unattributed: {lib.split('.so')[0]} on {where}"
+        totals[stage] += period
+    grand = sum(totals.values())
+    for stage, period in totals.most_common():
+        print(f"{100 * period / grand:6.2f}%  {stage}")
+
+
+if __name__ == "__main__":
+    main()
