@@ -39,7 +39,7 @@ def samples(stream):
             if tid is not None:
                 yield tid, period, frames
             tid, period, frames = None, 0, []
-        elif not line.startswith("\t") and not line.startswith(" "):
+        elif not line.startswith("\t"):  # a header: "TID PERIOD", maybe right-aligned
             parts = line.split()
             tid, period = parts[0], int(parts[1])
         else:
