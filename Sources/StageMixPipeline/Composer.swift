@@ -53,44 +53,40 @@ public final class Composer {
         let audioStream = try muxer.addStream(from: audio)
         try muxer.writeHeader()
 
-        let compositor = try Compositor(capture: capture, canvas: plan.canvas)
-        let mix = AudioMix(capture: capture)
-        let totalSamples = plan.durationMs * AudioTrackReader.sampleRate / 1000
-        var samplesDone = 0
-        var intervalIndex = 0
+        let producer = try FrameProducer(capture: capture, plan: plan, frameCount: plan.intervals.isEmpty ? 0 : frameCount)
+        let producerDone = DispatchSemaphore(value: 0)
+        producer.start(finished: producerDone)
+        // Whatever happens here, the decoding thread is stopped and waited for before returning.
+        defer {
+            producer.ready.close()
+            producer.free.close()
+            producerDone.wait()
+        }
+
         let started = Date()
         var lastReport = started
-
+        var samplesDone = 0
         func drain(_ output: () throws(MediaError) -> EncoderOutput, stream: Int) throws {
             while case .packet(let packet) = try output() { try muxer.write(packet, toStream: stream) }
         }
 
-        for n in 0..<frameCount {
+        while let next = producer.ready.take() {
             if shouldStop() { throw CancellationError() }
-            let tMs = n * 1000 / fps
-            let t = Double(n) / Double(fps)
-            while intervalIndex + 1 < plan.intervals.count, plan.intervals[intervalIndex].endMs <= tMs { intervalIndex += 1 }
-            guard let interval = plan.intervals.isEmpty ? nil : plan.intervals[intervalIndex] else { break }
-            try compositor.paint(interval, background: plan.background, at: t)
-            try video.send(compositor.canvas, pts: Int64(n), forceKeyframe: n % gop == 0)
+            let frame = try next.get()
+            try video.send(frame.canvas, pts: Int64(frame.index), forceKeyframe: frame.index % gop == 0)
+            producer.free.put(frame.canvas)
             try drain(video.receive, stream: videoStream)
-
-            // Audio up to the end of this frame, in blocks that never cross an interval boundary.
-            let audioEnd = min(totalSamples, (n + 1) * AudioTrackReader.sampleRate / fps)
-            while samplesDone < audioEnd {
-                let at = samplesDone * 1000 / AudioTrackReader.sampleRate
-                let current = plan.interval(atMs: at) ?? interval
-                let boundary = current.endMs * AudioTrackReader.sampleRate / 1000
-                let count = max(1, min(audioEnd, boundary) - samplesDone)
-                try audio.send(planar: mix.block(current, start: samplesDone, count: count))
-                samplesDone += count
+            if !frame.audio[0].isEmpty {
+                try audio.send(planar: frame.audio)
+                samplesDone += frame.audio[0].count
             }
             try drain(audio.receive, stream: audioStream)
 
             let now = Date()
             if now.timeIntervalSince(lastReport) >= 0.5 {
                 lastReport = now
-                progress(ComposeProgress(composedSeconds: t, totalSeconds: Double(plan.durationMs) / 1000,
+                progress(ComposeProgress(composedSeconds: Double(frame.index) / Double(fps),
+                                         totalSeconds: Double(plan.durationMs) / 1000,
                                          elapsedSeconds: now.timeIntervalSince(started)))
             }
         }
@@ -103,7 +99,6 @@ public final class Composer {
                                  totalSeconds: Double(plan.durationMs) / 1000,
                                  elapsedSeconds: Date().timeIntervalSince(started)))
         return Result(frames: frameCount, audioSamples: samplesDone,
-                      lostMedia: compositor.lostMedia.merging(mix.lostMedia) { a, _ in a },
-                      decodedFrames: compositor.decoded.framesByFile)
+                      lostMedia: producer.lostMedia, decodedFrames: producer.decodedFrames)
     }
 }

@@ -9,9 +9,10 @@ public enum Preview {
         guard let interval = plan.interval(atMs: ms) else {
             throw PreviewError(message: String(format: "%.3f s is outside the session (0 to %.3f s)", t, Double(plan.durationMs) / 1000))
         }
-        let compositor = try Compositor(capture: capture, canvas: plan.canvas)
-        try compositor.paint(interval, background: plan.background, at: t)
-        try PNGWriter.write(compositor.canvas, to: url)
+        let compositor = Compositor(capture: capture, canvas: plan.canvas)
+        let canvas = try compositor.makeCanvas()
+        try compositor.paint(interval, background: plan.background, at: t, on: canvas)
+        try PNGWriter.write(canvas, to: url)
     }
 }
 

@@ -37,11 +37,13 @@ public final class Scaler: @unchecked Sendable {
         let src = try Self.planePointers(frame.pointer, origin: crop)
         let out = try Self.planePointers(canvas.pointer, origin: dst)
         let srcSlices = src.data.map { UnsafePointer($0) }
-        let margin = RightMargin(saving: canvas.pointer, rect: dst)
+        let margin = RightMargin(saving: canvas.pointer, rect: dst, into: &marginBuffer)
         let ret = sws_scale(sws, srcSlices, src.strides, 0, Int32(crop.height), out.data, out.strides)
-        margin.restore(canvas.pointer)
+        margin.restore(canvas.pointer, from: marginBuffer)
         try ffCheck(ret, .invalidArgument, "sws_scale \(crop.width)x\(crop.height) \(frame.pixelFormat) -> \(dst.width)x\(dst.height)")
     }
+
+    private var marginBuffer: [UInt8] = []
 
     /// How many pictures went in by plain row copies, with no swscale at all (sizes already matched).
     public private(set) var copies = 0
@@ -76,8 +78,9 @@ public final class Scaler: @unchecked Sendable {
         sws_freeContext(context)
         context = nil
         let sameSize = newKey.srcWidth == newKey.dstWidth && newKey.srcHeight == newKey.dstHeight
-        let shrinking = newKey.dstWidth < newKey.srcWidth && newKey.dstHeight < newKey.srcHeight
-        let flags = sameSize ? SWS_POINT : (shrinking ? SWS_AREA : SWS_BILINEAR)
+        // Area averaging only pays where a plain bilinear would skip source pixels (shrinking past half).
+        let shrinkingPastHalf = newKey.dstWidth * 2 < newKey.srcWidth || newKey.dstHeight * 2 < newKey.srcHeight
+        let flags = sameSize ? SWS_POINT : (shrinkingPastHalf ? SWS_AREA : SWS_BILINEAR)
         guard let c = sws_getContext(Int32(newKey.srcWidth), Int32(newKey.srcHeight), AVPixelFormat(rawValue: newKey.srcFormat),
                                      Int32(newKey.dstWidth), Int32(newKey.dstHeight), AV_PIX_FMT_YUV420P,
                                      flags, nil, nil, nil) else {
@@ -126,11 +129,13 @@ public final class Scaler: @unchecked Sendable {
 /// output stages write whole vector widths, i.e. past the rectangle's right
 /// edge into what they assume is row padding; on a shared canvas those bytes
 /// belong to a neighbouring tile, so they are saved before and put back after.
+/// Rows are copied whole into one buffer the scaler keeps, so nothing is allocated per frame.
 private struct RightMargin {
     static let bytes = 64  // wider than any swscale store run-over
-    private var saved: [(plane: Int32, x: Int, y: Int, rows: Int, width: Int, data: [UInt8])] = []
+    private var spans: [(plane: Int32, x: Int, y: Int, rows: Int, width: Int, offset: Int)] = []
 
-    init(saving frame: UnsafeMutablePointer<AVFrame>, rect: PixelRect) {
+    init(saving frame: UnsafeMutablePointer<AVFrame>, rect: PixelRect, into buffer: inout [UInt8]) {
+        var needed = 0
         for plane in Int32(0)..<3 {
             let shift = plane == 0 ? 0 : 1  // yuv420p
             let x = (rect.x + rect.width) >> shift
@@ -138,23 +143,29 @@ private struct RightMargin {
             // Up to the end of the row in memory: past the picture lies the canvas's row padding.
             let width = min(Self.bytes, stride - x)
             guard width > 0 else { continue }
-            let y = rect.y >> shift, rows = rect.height >> shift
-            let base = cff_frame_data(frame, plane)!
-            var data = [UInt8](repeating: 0, count: width * rows)
-            for r in 0..<rows {
-                for i in 0..<width { data[r * width + i] = base[(y + r) * stride + x + i] }
+            let rows = rect.height >> shift
+            spans.append((plane, x, rect.y >> shift, rows, width, needed))
+            needed += width * rows
+        }
+        if buffer.count < needed { buffer = [UInt8](repeating: 0, count: needed) }
+        buffer.withUnsafeMutableBufferPointer { out in
+            for s in spans {
+                let stride = Int(cff_frame_linesize(frame, s.plane))
+                let base = cff_frame_data(frame, s.plane)!
+                for r in 0..<s.rows {
+                    (out.baseAddress! + s.offset + r * s.width).update(from: base + (s.y + r) * stride + s.x, count: s.width)
+                }
             }
-            saved.append((plane, x, y, rows, width, data))
         }
     }
 
-    func restore(_ frame: UnsafeMutablePointer<AVFrame>) {
-        for s in saved {
-            let stride = Int(cff_frame_linesize(frame, s.plane))
-            let base = cff_frame_data(frame, s.plane)!
-            s.data.withUnsafeBufferPointer { src in
+    func restore(_ frame: UnsafeMutablePointer<AVFrame>, from buffer: [UInt8]) {
+        buffer.withUnsafeBufferPointer { src in
+            for s in spans {
+                let stride = Int(cff_frame_linesize(frame, s.plane))
+                let base = cff_frame_data(frame, s.plane)!
                 for r in 0..<s.rows {
-                    (base + (s.y + r) * stride + s.x).update(from: src.baseAddress! + r * s.width, count: s.width)
+                    (base + (s.y + r) * stride + s.x).update(from: src.baseAddress! + s.offset + r * s.width, count: s.width)
                 }
             }
         }

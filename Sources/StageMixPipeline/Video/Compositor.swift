@@ -9,7 +9,7 @@ final class Compositor {
     /// What a tile without video shows.
     static let placeholderColor = StageMixMedia.RGBColor(r: 0x3A, g: 0x3F, b: 0x4B)
 
-    let canvas: CanvasFrame
+    let canvasSize: CanvasSize
     private let capture: Capture
     private var sources: [String: TrackVideoSource] = [:]
     private var scalers: [String: Scaler] = [:]
@@ -17,21 +17,33 @@ final class Compositor {
     private(set) var lostMedia: [String: String] = [:]
     let decoded = DecodeCounter()
 
-    init(capture: Capture, canvas size: CanvasSize) throws(MediaError) {
+    init(capture: Capture, canvas size: CanvasSize) {
         self.capture = capture
-        canvas = try CanvasFrame(width: size.width, height: size.height)
+        canvasSize = size
     }
 
-    /// The interval painted last, and the picture each of its tiles got: what is unchanged is not painted again.
-    private var lastInterval: PlanInterval?
-    private var lastPictures: [String: VideoFrame] = [:]
+    /// A canvas this compositor can paint.
+    func makeCanvas() throws(MediaError) -> CanvasFrame {
+        try CanvasFrame(width: canvasSize.width, height: canvasSize.height)
+    }
 
-    /// Draws `interval` as it looks at session time `t` (seconds).
-    func paint(_ interval: PlanInterval, background: StageMixLayout.RGBColor, at t: Double) throws(MediaError) {
-        let sameLayout = lastInterval == interval
+    /// What a canvas shows: the interval painted on it last, and the picture each of its tiles got.
+    /// What is unchanged is not painted again. Canvases take turns, so each remembers its own.
+    private struct CanvasState {
+        var interval: PlanInterval?
+        var pictures: [String: VideoFrame] = [:]
+    }
+    private var states: [ObjectIdentifier: CanvasState] = [:]
+
+    /// Draws `interval` on `canvas` as it looks at session time `t` (seconds).
+    func paint(_ interval: PlanInterval, background: StageMixLayout.RGBColor, at t: Double,
+               on canvas: CanvasFrame) throws(MediaError) {
+        var state = states[ObjectIdentifier(canvas)] ?? CanvasState()
+        defer { states[ObjectIdentifier(canvas)] = state }
+        let sameLayout = state.interval == interval
         if !sameLayout {
-            lastInterval = interval
-            lastPictures = [:]
+            state.interval = interval
+            state.pictures = [:]
             try canvas.fill(color: Self.color(background))
             for region in interval.regions {
                 try canvas.fill(rect: Self.pixelRect(region.rect), color: Self.color(region.color))
@@ -42,15 +54,15 @@ final class Compositor {
             guard let trackId = tile.trackId, let layer = tile.layer, tile.show != .placeholder,
                   let frame = picture(trackId: trackId, quality: layer.quality, hold: tile.show == .heldFrame, at: t)
             else {
-                if !sameLayout || lastPictures[key] != nil {
+                if !sameLayout || state.pictures[key] != nil {
                     try canvas.fill(rect: Self.pixelRect(tile.rect), color: Self.placeholderColor)
-                    lastPictures[key] = nil
+                    state.pictures[key] = nil
                 }
                 continue
             }
             // A held frame, or a source slower than the output: the canvas already shows it.
-            if sameLayout, lastPictures[key] === frame { continue }
-            lastPictures[key] = frame
+            if sameLayout, state.pictures[key] === frame { continue }
+            state.pictures[key] = frame
             let placement = Self.placement(of: CanvasSize(width: frame.width, height: frame.height), in: tile)
             try scaler(for: key).scale(frame, into: canvas, rect: Self.pixelRect(placement.destination),
                                        sourceCrop: placement.sourceCrop.map(Self.pixelRect))

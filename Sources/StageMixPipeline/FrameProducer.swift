@@ -1,0 +1,87 @@
+import Foundation
+import StageMixCore
+import StageMixMedia
+
+/// One output frame, painted and mixed, on its way to the encoders.
+struct ComposedFrame: @unchecked Sendable {
+    var index: Int
+    var canvas: CanvasFrame
+    /// Stereo planes of the audio that ends with this frame.
+    var audio: [[Float]]
+}
+
+/// The decoding side of a composition, on a thread of its own: for each output frame it decodes the
+/// shown layers, paints a canvas and mixes the audio, while the encoder works on earlier frames.
+/// Decoding never runs on the encoder's thread, nor on Swift's cooperative pool: both block in C.
+final class FrameProducer: @unchecked Sendable {
+    private let plan: CompositionPlan
+    private let compositor: Compositor
+    private let mix: AudioMix
+    let ready: Handoff<Result<ComposedFrame, any Error>>
+    /// Canvases the encoder is done with.
+    let free: Handoff<CanvasFrame>
+    private let frameCount: Int
+    private let totalSamples: Int
+
+    /// Canvases in flight: one painting, one queued, one encoding.
+    static let canvasCount = 3
+
+    init(capture: Capture, plan: CompositionPlan, frameCount: Int) throws(MediaError) {
+        self.plan = plan
+        self.frameCount = frameCount
+        compositor = Compositor(capture: capture, canvas: plan.canvas)
+        mix = AudioMix(capture: capture)
+        ready = Handoff(capacity: Self.canvasCount - 1)
+        free = Handoff(capacity: Self.canvasCount)
+        for _ in 0..<Self.canvasCount { free.put(try compositor.makeCanvas()) }
+        totalSamples = plan.durationMs * AudioTrackReader.sampleRate / 1000
+    }
+
+    /// Media files that could not be read; read after the thread is done.
+    var lostMedia: [String: String] { compositor.lostMedia.merging(mix.lostMedia) { a, _ in a } }
+    var decodedFrames: [String: Int] { compositor.decoded.framesByFile }
+
+    /// Starts the thread; `finished` is signalled when it ends.
+    func start(finished: DispatchSemaphore) {
+        let thread = Thread { [self] in
+            produce()
+            ready.close()
+            finished.signal()
+        }
+        thread.name = "stagemix-decode"
+        thread.start()
+    }
+
+    private func produce() {
+        let fps = plan.fps
+        var intervalIndex = 0
+        var samplesDone = 0
+        for n in 0..<frameCount {
+            guard let canvas = free.take() else { return }
+            do {
+                let tMs = n * 1000 / fps
+                while intervalIndex + 1 < plan.intervals.count, plan.intervals[intervalIndex].endMs <= tMs { intervalIndex += 1 }
+                let interval = plan.intervals[intervalIndex]
+                try compositor.paint(interval, background: plan.background, at: Double(n) / Double(fps), on: canvas)
+
+                // The audio up to the end of this frame, in blocks that never cross an interval boundary.
+                let audioEnd = min(totalSamples, (n + 1) * AudioTrackReader.sampleRate / fps)
+                var planes: [[Float]] = [[], []]
+                while samplesDone < audioEnd {
+                    let at = samplesDone * 1000 / AudioTrackReader.sampleRate
+                    let current = plan.interval(atMs: at) ?? interval
+                    let boundary = current.endMs * AudioTrackReader.sampleRate / 1000
+                    let count = max(1, min(audioEnd, boundary) - samplesDone)
+                    let block = mix.block(current, start: samplesDone, count: count)
+                    planes[0] += block[0]
+                    planes[1] += block[1]
+                    samplesDone += count
+                }
+                guard ready.put(.success(ComposedFrame(index: n, canvas: canvas, audio: planes))) else { return }
+            } catch {
+                ready.put(.failure(error))
+                return
+            }
+        }
+    }
+}
