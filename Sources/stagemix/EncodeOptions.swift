@@ -22,6 +22,9 @@ struct EncodeOptions: ParsableArguments {
     @Option(help: "AAC bitrate, such as 128k.")
     var audioBitrate: String = "128k"
 
+    @Option(help: "x264 threads; 0 lets x264 choose.")
+    var encoderThreads: Int = 0
+
     static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
 
     func validate() throws {
@@ -32,6 +35,7 @@ struct EncodeOptions: ParsableArguments {
         if let videoBitrate, Self.bitrate(videoBitrate) == nil { throw ValidationError("--video-bitrate must look like 3000k or 3M") }
         if let crf, !(0...51).contains(crf) { throw ValidationError("--crf must be between 0 and 51") }
         if Self.bitrate(audioBitrate) == nil { throw ValidationError("--audio-bitrate must look like 128k") }
+        if !(0...64).contains(encoderThreads) { throw ValidationError("--encoder-threads must be between 0 and 64") }
     }
 
     var settings: ComposeSettings {
@@ -39,7 +43,7 @@ struct EncodeOptions: ParsableArguments {
             segmentSeconds: segmentSeconds, segmentFormat: HLSMuxer.SegmentType(option: segmentFormat) ?? .mpegts,
             preset: preset,
             videoRate: crf.map { .crf($0) } ?? .bitrate(videoBitrate.flatMap(Self.bitrate) ?? 3_000_000),
-            audioBitrate: Self.bitrate(audioBitrate) ?? 128_000)
+            audioBitrate: Self.bitrate(audioBitrate) ?? 128_000, encoderThreads: encoderThreads)
     }
 
     /// Parses `3000k`, `3M`, `128000`.
