@@ -25,12 +25,14 @@ let package = Package(
                        providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
         .systemLibrary(name: "COpus", path: "Sources/COpus", providers: [.apt(["libopus-dev"])]),
 
-        // Layout model and geometry: regions, tiles, fit. Pure Swift.
-        .target(name: "StageMixLayout", swiftSettings: swiftSettings),
+        // Rectangles, sizes and colours, shared by layouts and pictures. Pure Swift.
+        .target(name: "StageMixGeometry", swiftSettings: swiftSettings),
+        // Layout model: regions, tiles, fit. Pure Swift.
+        .target(name: "StageMixLayout", dependencies: ["StageMixGeometry"], swiftSettings: swiftSettings),
         // Capture model, stage timeline, composition plan, billing. Pure Swift, no FFmpeg.
         .target(name: "StageMixCore", dependencies: ["StageMixLayout"], swiftSettings: swiftSettings),
         // Owner types over FFmpeg and libopus objects; the only importer of CFFmpeg/COpus.
-        .target(name: "StageMixMedia", dependencies: ["CFFmpeg", "COpus"], swiftSettings: swiftSettings),
+        .target(name: "StageMixMedia", dependencies: ["CFFmpeg", "COpus", "StageMixGeometry"], swiftSettings: swiftSettings),
         // Capture generator: scenario -> real media files + session.json.
         .target(name: "StageMixSynth", dependencies: ["StageMixCore", "StageMixMedia"], swiftSettings: swiftSettings),
         // Plan -> decode, composite, mix, encode, HLS.

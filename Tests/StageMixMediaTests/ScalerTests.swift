@@ -11,7 +11,7 @@ import StageMixMedia
         try source.fill(color: red)
         let canvas = try CanvasFrame(width: 64, height: 48)
         try canvas.fill(color: blue)
-        let rect = PixelRect(x: 10, y: 8, width: 20, height: 16)
+        let rect = Rect(x: 10, y: 8, width: 20, height: 16)
         let scaler = Scaler()
         try scaler.scale(try source.snapshot(), into: canvas, rect: rect)
         for y in 0..<48 {
@@ -30,7 +30,7 @@ import StageMixMedia
         try source.fill(color: red)
         let canvas = try CanvasFrame(width: 1280, height: 720)
         try canvas.fill(color: blue)
-        try Scaler().scale(try source.snapshot(), into: canvas, rect: PixelRect(x: 644, y: 180, width: 636, height: 356))
+        try Scaler().scale(try source.snapshot(), into: canvas, rect: Rect(x: 644, y: 180, width: 636, height: 356))
         for y in stride(from: 180, to: 540, by: 7) {
             for x in [0, 1, 2, 3, 4, 8, 16, 31, 63] {
                 #expect(canvas.pixelRGB(x: x, y: y).isClose(to: blue, tolerance: 3), "(\(x),\(y))")
@@ -38,7 +38,7 @@ import StageMixMedia
         }
         // Copy-on-write keeps the padding: a shared canvas drawn on again behaves the same.
         let held = try canvas.snapshot()
-        try Scaler().scale(try source.snapshot(), into: canvas, rect: PixelRect(x: 644, y: 180, width: 636, height: 356))
+        try Scaler().scale(try source.snapshot(), into: canvas, rect: Rect(x: 644, y: 180, width: 636, height: 356))
         #expect(canvas.pixelRGB(x: 0, y: 200).isClose(to: blue, tolerance: 3))
         _ = held
     }
@@ -46,11 +46,11 @@ import StageMixMedia
     @Test func cropsTheSource() throws {
         let source = try CanvasFrame(width: 32, height: 16)
         try source.fill(color: red)
-        try source.fill(rect: PixelRect(x: 16, y: 0, width: 16, height: 16), color: green)
+        try source.fill(rect: Rect(x: 16, y: 0, width: 16, height: 16), color: green)
         let canvas = try CanvasFrame(width: 32, height: 32)
         try canvas.fill(color: blue)
-        try Scaler().scale(try source.snapshot(), into: canvas, rect: PixelRect(x: 0, y: 0, width: 32, height: 32),
-                           sourceCrop: PixelRect(x: 16, y: 0, width: 16, height: 16))
+        try Scaler().scale(try source.snapshot(), into: canvas, rect: Rect(x: 0, y: 0, width: 32, height: 32),
+                           sourceCrop: Rect(x: 16, y: 0, width: 16, height: 16))
         for (x, y) in [(0, 0), (31, 31), (16, 16), (2, 30)] {
             #expect(canvas.pixelRGB(x: x, y: y).isClose(to: green, tolerance: 3))
         }
@@ -62,10 +62,10 @@ import StageMixMedia
         let frame = try source.snapshot()
         let canvas = try CanvasFrame(width: 64, height: 64)
         let scaler = Scaler()
-        try scaler.scale(frame, into: canvas, rect: PixelRect(x: 0, y: 0, width: 16, height: 16))
-        try scaler.scale(frame, into: canvas, rect: PixelRect(x: 32, y: 32, width: 16, height: 16))
+        try scaler.scale(frame, into: canvas, rect: Rect(x: 0, y: 0, width: 16, height: 16))
+        try scaler.scale(frame, into: canvas, rect: Rect(x: 32, y: 32, width: 16, height: 16))
         #expect(scaler.contextBuilds == 1)
-        try scaler.scale(frame, into: canvas, rect: PixelRect(x: 0, y: 0, width: 24, height: 24))
+        try scaler.scale(frame, into: canvas, rect: Rect(x: 0, y: 0, width: 24, height: 24))
         #expect(scaler.contextBuilds == 2)
     }
 
@@ -73,13 +73,13 @@ import StageMixMedia
     @Test func matchingSizesAreCopiedWithoutSwscale() throws {
         let source = try CanvasFrame(width: 64, height: 36)
         try source.fill(color: red)
-        try source.fill(rect: PixelRect(x: 0, y: 0, width: 8, height: 8), color: green)
+        try source.fill(rect: Rect(x: 0, y: 0, width: 8, height: 8), color: green)
         let canvas = try CanvasFrame(width: 128, height: 72)
         try canvas.fill(color: blue)
         let scaler = Scaler()
         // A centred 60x32 crop of the 64x36 picture into a 60x32 rectangle.
-        try scaler.scale(try source.snapshot(), into: canvas, rect: PixelRect(x: 10, y: 20, width: 60, height: 32),
-                         sourceCrop: PixelRect(x: 2, y: 2, width: 60, height: 32))
+        try scaler.scale(try source.snapshot(), into: canvas, rect: Rect(x: 10, y: 20, width: 60, height: 32),
+                         sourceCrop: Rect(x: 2, y: 2, width: 60, height: 32))
         #expect(scaler.copies == 1)
         #expect(scaler.contextBuilds == 0)
         #expect(canvas.pixelRGB(x: 10, y: 20).isClose(to: green, tolerance: 3))   // source (2,2)

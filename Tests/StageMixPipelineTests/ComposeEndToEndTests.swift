@@ -36,7 +36,7 @@ struct ComposeEndToEndTests {
         var capture: Capture
         var plan: CompositionPlan
         var output: ComposedOutput
-        var colors: [String: StageMixMedia.RGBColor]
+        var colors: [String: RGBColor]
         var tones: [String: Double]
         var root: URL
         var report: CompositionJob.Report
@@ -60,9 +60,9 @@ struct ComposeEndToEndTests {
         for name in ["timeline.json", "billing.json", "plan.json", "report.json"] {
             #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent(name).path), "\(name) written")
         }
-        var colors: [String: StageMixMedia.RGBColor] = [:], tones: [String: Double] = [:]
+        var colors: [String: RGBColor] = [:], tones: [String: Double] = [:]
         for p in expected.participants {
-            colors[p.id] = StageMixMedia.RGBColor(hex: p.color)
+            colors[p.id] = try RGBColor(hex: p.color)
             tones[p.id] = p.toneHz
         }
         return Composed(capture: capture, plan: doc.plan, output: output, colors: colors, tones: tones, root: root, report: report)
@@ -78,8 +78,8 @@ struct ComposeEndToEndTests {
         let frame = try #require(c.output.frame(at: t), "a frame at \(t) s")
         let interval = try #require(c.plan.interval(atMs: Int(t * 1000)))
         for tile in interval.tiles {
-            let want: StageMixMedia.RGBColor = tile.show == .placeholder
-                ? StageMixMedia.RGBColor(r: 0x3A, g: 0x3F, b: 0x4B) : try #require(c.colors[tile.participantId])
+            let want: RGBColor = tile.show == .placeholder
+                ? RGBColor(r: 0x3A, g: 0x3F, b: 0x4B) : try #require(c.colors[tile.participantId])
             for (x, y) in probePoints(tile.rect) {
                 let got = try #require(frame.pixelRGB(x: x, y: y))
                 #expect(got.isClose(to: want, tolerance: 24),
@@ -121,7 +121,7 @@ struct ComposeEndToEndTests {
         for t in [1.0, 3.0, 5.5, 7.0] { try Self.checkTiles(c, at: t) }
         // The background shows above and below the two 16:9 tiles.
         let frame = try #require(c.output.frame(at: 3.0))
-        let background = backgroundColor(of: c.plan)
+        let background = c.plan.background
         #expect(try #require(frame.pixelRGB(x: 640, y: 40)).isClose(to: background, tolerance: 12))
     }
 
@@ -197,8 +197,4 @@ struct ComposeEndToEndTests {
         #expect(c.output.segments.map(\.duration) == [4, 4])
         try Self.checkTiles(c, at: 3.0)
     }
-}
-
-func backgroundColor(of plan: CompositionPlan) -> StageMixMedia.RGBColor {
-    StageMixMedia.RGBColor(r: plan.background.r, g: plan.background.g, b: plan.background.b)
 }

@@ -22,7 +22,7 @@ import StageMixSynth
         let fixture = try SynthFixture.shared(codec)
         for track in fixture.expected.tracks {
             guard let layers = track.layers, let hex = track.color else { continue }
-            let colour = try #require(RGBColor(hex: hex))
+            let colour = try RGBColor(hex: hex)
             for layer in layers {
                 let (stream, _, frames) = try decodeAllVideo(fixture.directory.appendingPathComponent(layer.file))
                 #expect(stream.codecName == codec.decoderName)
@@ -63,12 +63,12 @@ import StageMixSynth
         let fixture = try SynthFixture.shared(codec)
         let layer = try #require(fixture.expected.track("TR_maya_cam")?.layers?.first { $0.quality == "medium" })
         let (_, firstPts, frames) = try decodeAllVideo(fixture.directory.appendingPathComponent(layer.file))
-        let colour = try #require(RGBColor(hex: SynthFixture.scenario.participants[0].color))
+        let colour = try RGBColor(hex: SynthFixture.scenario.participants[0].color)
         let early = TestPattern.marker(width: layer.width, height: layer.height, atMs: 0)
         let late = TestPattern.marker(width: layer.width, height: layer.height, atMs: 2_000)
         #expect(late.x > early.x + early.width, "the marker should have moved clear of its first place")
         let first = frames[0], second = try #require(frames.first { abs(($0.seconds ?? 0) - firstPts - 2) < 0.001 })
-        func centre(_ r: PixelRect) -> (Int, Int) { (r.x + r.width / 2, r.y + r.height / 2) }
+        func centre(_ r: Rect) -> (Int, Int) { (r.x + r.width / 2, r.y + r.height / 2) }
         #expect(try #require(first.pixelRGB(x: centre(early).0, y: centre(early).1)).isClose(to: .white, tolerance: 30))
         #expect(try #require(second.pixelRGB(x: centre(early).0, y: centre(early).1)).isClose(to: colour, tolerance: 12))
         #expect(try #require(second.pixelRGB(x: centre(late).0, y: centre(late).1)).isClose(to: .white, tolerance: 30))

@@ -62,9 +62,9 @@ public final class CanvasFrame: @unchecked Sendable {
     /// Paints `rect` (the whole canvas when nil) with `color`, converted to
     /// BT.709 limited-range YUV. The rectangle is clipped to the canvas and its
     /// origin and size rounded down to even numbers (4:2:0 chroma).
-    public func fill(rect: PixelRect? = nil, color: RGBColor) throws(MediaError) {
+    public func fill(rect: Rect? = nil, color: RGBColor) throws(MediaError) {
         try makeWritable()
-        guard let r = clip(rect ?? PixelRect(x: 0, y: 0, width: width, height: height)) else { return }
+        guard let r = clip(rect ?? Rect(x: 0, y: 0, width: width, height: height)) else { return }
         let yuv = BT709.yuv(from: color)
         fillPlane(0, x: r.x, y: r.y, width: r.width, height: r.height, value: yuv.y)
         fillPlane(1, x: r.x / 2, y: r.y / 2, width: r.width / 2, height: r.height / 2, value: yuv.u)
@@ -92,11 +92,11 @@ public final class CanvasFrame: @unchecked Sendable {
     }
 
     /// `rect` intersected with the canvas and aligned for 4:2:0, or nil when empty.
-    func clip(_ rect: PixelRect) -> PixelRect? {
+    func clip(_ rect: Rect) -> Rect? {
         let x0 = max(0, rect.x) & ~1, y0 = max(0, rect.y) & ~1
         let x1 = min(width, rect.x + rect.width) & ~1, y1 = min(height, rect.y + rect.height) & ~1
         guard x1 > x0, y1 > y0 else { return nil }
-        return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+        return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
     private func fillPlane(_ plane: Int32, x: Int, y: Int, width: Int, height: Int, value: UInt8) {

@@ -21,8 +21,8 @@ public final class Scaler: @unchecked Sendable {
     /// Scales `frame` (cropped to `sourceCrop` when given) into `rect` of `canvas`.
     /// `rect` is clipped to the canvas and aligned to even coordinates; pixels
     /// outside it are left untouched.
-    public func scale(_ frame: VideoFrame, into canvas: CanvasFrame, rect: PixelRect,
-                      sourceCrop: PixelRect? = nil) throws(MediaError) {
+    public func scale(_ frame: VideoFrame, into canvas: CanvasFrame, rect: Rect,
+                      sourceCrop: Rect? = nil) throws(MediaError) {
         guard let dst = canvas.clip(rect) else { return }
         let crop = try Self.validCrop(sourceCrop, frame: frame)
         try canvas.makeWritable()
@@ -49,7 +49,7 @@ public final class Scaler: @unchecked Sendable {
     public private(set) var copies = 0
 
     /// Same size, same format: the rows are copied as they are, which no swscale filter beats.
-    private static func copyPlanes(_ frame: VideoFrame, crop: PixelRect, into canvas: CanvasFrame, at dst: PixelRect) throws(MediaError) {
+    private static func copyPlanes(_ frame: VideoFrame, crop: Rect, into canvas: CanvasFrame, at dst: Rect) throws(MediaError) {
         let src = try planePointers(frame.pointer, origin: crop)
         let out = try planePointers(canvas.pointer, origin: dst)
         for plane in 0..<3 {
@@ -62,15 +62,15 @@ public final class Scaler: @unchecked Sendable {
         }
     }
 
-    private static func validCrop(_ crop: PixelRect?, frame: VideoFrame) throws(MediaError) -> PixelRect {
-        let full = PixelRect(x: 0, y: 0, width: frame.width, height: frame.height)
+    private static func validCrop(_ crop: Rect?, frame: VideoFrame) throws(MediaError) -> Rect {
+        let full = Rect(x: 0, y: 0, width: frame.width, height: frame.height)
         guard let crop else { return full }
         guard crop.x >= 0, crop.y >= 0, crop.width > 0, crop.height > 0,
               crop.x + crop.width <= frame.width, crop.y + crop.height <= frame.height else {
             throw MediaError(.invalidArgument, "crop \(crop) outside \(frame.width)x\(frame.height) frame")
         }
         // Chroma-subsampled planes can only start on whole chroma samples.
-        return PixelRect(x: crop.x & ~1, y: crop.y & ~1, width: crop.width, height: crop.height)
+        return Rect(x: crop.x & ~1, y: crop.y & ~1, width: crop.width, height: crop.height)
     }
 
     private func context(for newKey: Key) throws(MediaError) -> OpaquePointer {
@@ -97,7 +97,7 @@ public final class Scaler: @unchecked Sendable {
 
     /// Plane pointers of `frame` advanced to `origin`, using the pixel format's
     /// per-plane byte step and chroma subsampling, so swscale reads/writes in place.
-    private static func planePointers(_ frame: UnsafeMutablePointer<AVFrame>, origin: PixelRect) throws(MediaError)
+    private static func planePointers(_ frame: UnsafeMutablePointer<AVFrame>, origin: Rect) throws(MediaError)
         -> (data: [UnsafeMutablePointer<UInt8>?], strides: [Int32]) {
         let format = AVPixelFormat(rawValue: frame.pointee.format)
         guard let desc = av_pix_fmt_desc_get(format) else {
@@ -134,7 +134,7 @@ private struct RightMargin {
     static let bytes = 64  // wider than any swscale store run-over
     private var spans: [(plane: Int32, x: Int, y: Int, rows: Int, width: Int, offset: Int)] = []
 
-    init(saving frame: UnsafeMutablePointer<AVFrame>, rect: PixelRect, into buffer: inout [UInt8]) {
+    init(saving frame: UnsafeMutablePointer<AVFrame>, rect: Rect, into buffer: inout [UInt8]) {
         var needed = 0
         for plane in Int32(0)..<3 {
             let shift = plane == 0 ? 0 : 1  // yuv420p

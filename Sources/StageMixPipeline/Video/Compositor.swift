@@ -7,7 +7,7 @@ import StageMixMedia
 /// picture straight from the decoder's frame into its place on the canvas.
 final class Compositor {
     /// What a tile without video shows.
-    static let placeholderColor = StageMixMedia.RGBColor(r: 0x3A, g: 0x3F, b: 0x4B)
+    static let placeholderColor = RGBColor(r: 0x3A, g: 0x3F, b: 0x4B)
 
     let canvasSize: CanvasSize
     private let capture: Capture
@@ -36,7 +36,7 @@ final class Compositor {
     private var states: [ObjectIdentifier: CanvasState] = [:]
 
     /// Draws `interval` on `canvas` as it looks at session time `t` (seconds).
-    func paint(_ interval: PlanInterval, background: StageMixLayout.RGBColor, at t: Double,
+    func paint(_ interval: PlanInterval, background: RGBColor, at t: Double,
                on canvas: CanvasFrame) throws(MediaError) {
         var state = states[ObjectIdentifier(canvas)] ?? CanvasState()
         defer { states[ObjectIdentifier(canvas)] = state }
@@ -44,9 +44,9 @@ final class Compositor {
         if !sameLayout {
             state.interval = interval
             state.pictures = [:]
-            try canvas.fill(color: Self.color(background))
+            try canvas.fill(color: background)
             for region in interval.regions {
-                try canvas.fill(rect: Self.pixelRect(region.rect), color: Self.color(region.color))
+                try canvas.fill(rect: region.rect, color: region.color)
             }
         }
         for tile in interval.tiles {
@@ -55,7 +55,7 @@ final class Compositor {
                   let frame = picture(trackId: trackId, quality: layer.quality, hold: tile.show == .heldFrame, at: t)
             else {
                 if !sameLayout || state.pictures[key] != nil {
-                    try canvas.fill(rect: Self.pixelRect(tile.rect), color: Self.placeholderColor)
+                    try canvas.fill(rect: tile.rect, color: Self.placeholderColor)
                     state.pictures[key] = nil
                 }
                 continue
@@ -64,8 +64,7 @@ final class Compositor {
             if sameLayout, state.pictures[key] === frame { continue }
             state.pictures[key] = frame
             let placement = Self.placement(of: CanvasSize(width: frame.width, height: frame.height), in: tile)
-            try scaler(for: key).scale(frame, into: canvas, rect: Self.pixelRect(placement.destination),
-                                       sourceCrop: placement.sourceCrop.map(Self.pixelRect))
+            try scaler(for: key).scale(frame, into: canvas, rect: placement.destination, sourceCrop: placement.sourceCrop)
         }
         // Decoders of tracks no tile shows close; showing them again reopens at a keyframe.
         let showing = Set(interval.tiles.filter { $0.show != .placeholder }.compactMap(\.trackId))
@@ -115,6 +114,4 @@ final class Compositor {
         return scaler
     }
 
-    static func pixelRect(_ r: Rect) -> PixelRect { PixelRect(x: r.x, y: r.y, width: r.width, height: r.height) }
-    static func color(_ c: StageMixLayout.RGBColor) -> StageMixMedia.RGBColor { .init(r: c.r, g: c.g, b: c.b) }
 }

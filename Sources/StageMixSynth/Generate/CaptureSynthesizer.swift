@@ -53,6 +53,8 @@ public struct CaptureSynthesizer: Sendable {
                 paused: timeline.paused.map { [$0.lowerBound, $0.upperBound] }, layers: nil, file: nil)
             if track.kind == .video {
                 let color = track.color(of: participant).uppercased()
+                // Checked by `scenario.problems` above.
+                let pattern = TestPattern(color: try RGBColor(hex: color))
                 let frames = timeline.videoFrames(frameRate: scenario.frameRate)
                 entry.color = color
                 entry.layers = track.effectiveLayers.map { layer in
@@ -60,7 +62,7 @@ public struct CaptureSynthesizer: Sendable {
                     jobs.append(.video(VideoLayerWriter(
                         url: directory.appendingPathComponent(file), codec: codec, width: layer.width, height: layer.height,
                         frameRate: scenario.frameRate, keyframeInterval: scenario.keyframeInterval,
-                        pattern: TestPattern(color: RGBColor(hex: color)!)), frames))
+                        pattern: pattern), frames))
                     return .init(quality: layer.quality.rawValue, width: layer.width, height: layer.height, file: file, frames: frames.count)
                 }
             } else {

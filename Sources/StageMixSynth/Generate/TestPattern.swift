@@ -13,11 +13,11 @@ public struct TestPattern: Sendable, Hashable {
     public init(color: RGBColor) { self.color = color }
 
     /// The marker's rectangle in a `width`x`height` picture at session time `ms`.
-    public static func marker(width: Int, height: Int, atMs ms: Double) -> PixelRect {
+    public static func marker(width: Int, height: Int, atMs ms: Double) -> Rect {
         let side = max(2, height / 6) & ~1
         let phase = ms.truncatingRemainder(dividingBy: crossingMs) / crossingMs
         let x = Int(phase * Double(width - side)) & ~1
-        return PixelRect(x: x, y: (height / 12) & ~1, width: side, height: side)
+        return Rect(x: x, y: (height / 12) & ~1, width: side, height: side)
     }
 
     /// Paints the picture for session time `ms`.

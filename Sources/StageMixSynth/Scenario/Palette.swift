@@ -15,18 +15,3 @@ public enum Palette {
     /// The moving marker's colour.
     public static let marker = RGBColor.white
 }
-
-extension RGBColor {
-    /// Parses `#RRGGBB` (the `#` optional, case-insensitive).
-    public init?(hex: String) {
-        let digits = hex.hasPrefix("#") ? hex.dropFirst() : hex[...]
-        guard digits.count == 6, let value = UInt32(digits, radix: 16) else { return nil }
-        self.init(r: UInt8(value >> 16 & 0xFF), g: UInt8(value >> 8 & 0xFF), b: UInt8(value & 0xFF))
-    }
-
-    /// `#RRGGBB`, upper case.
-    public var hex: String {
-        func two(_ v: UInt8) -> String { let s = String(v, radix: 16, uppercase: true); return s.count == 1 ? "0" + s : s }
-        return "#" + two(r) + two(g) + two(b)
-    }
-}

@@ -42,12 +42,12 @@ extension Scenario {
         if keyframeInterval < 1 { found.append("keyframeInterval must be at least 1, got \(keyframeInterval)") }
         var trackIds = Set<String>()
         for (i, p) in participants.enumerated() {
-            if RGBColor(hex: p.color) == nil { found.append("participants[\(i)].color must be #RRGGBB, got '\(p.color)'") }
+            if (try? RGBColor(hex: p.color)) == nil { found.append("participants[\(i)].color must be #RRGGBB, got '\(p.color)'") }
             if let hz = p.toneHz, hz < 0 || hz >= 24_000 { found.append("participants[\(i)].toneHz must be 0..<24000, got \(hz)") }
             for (j, t) in p.tracks.enumerated() {
                 let at = "participants[\(i)].tracks[\(j)]"
                 if !trackIds.insert(t.id).inserted { found.append("\(at).id '\(t.id)' is used twice") }
-                if let color = t.color, RGBColor(hex: color) == nil { found.append("\(at).color must be #RRGGBB, got '\(color)'") }
+                if let color = t.color, (try? RGBColor(hex: color)) == nil { found.append("\(at).color must be #RRGGBB, got '\(color)'") }
                 if t.kind == .audio, t.layers != nil { found.append("\(at): an audio track has no layers") }
                 if t.kind == .video, t.effectiveLayers.isEmpty { found.append("\(at): a video track needs at least one layer") }
                 for (k, l) in t.effectiveLayers.enumerated() where l.width < 2 || l.height < 2 || l.width % 2 != 0 || l.height % 2 != 0 {

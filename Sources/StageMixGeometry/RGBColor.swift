@@ -1,4 +1,4 @@
-/// An opaque sRGB colour, written in layouts as `"#RRGGBB"`.
+/// An opaque 8-bit sRGB colour, written in JSON as `"#RRGGBB"`.
 public struct RGBColor: Sendable, Hashable, Codable, CustomStringConvertible {
     public var r: UInt8
     public var g: UInt8
@@ -29,6 +29,14 @@ public struct RGBColor: Sendable, Hashable, Codable, CustomStringConvertible {
     }
 
     public static let black = RGBColor(r: 0, g: 0, b: 0)
+    public static let white = RGBColor(r: 255, g: 255, b: 255)
+
+    /// Whether every channel is within `tolerance` of `other`'s (decoded video is never exact).
+    public func isClose(to other: RGBColor, tolerance: Int) -> Bool {
+        abs(Int(r) - Int(other.r)) <= tolerance
+            && abs(Int(g) - Int(other.g)) <= tolerance
+            && abs(Int(b) - Int(other.b)) <= tolerance
+    }
 
     public var description: String { hex }
 

@@ -1,6 +1,6 @@
 /// An integer pixel rectangle on the canvas (or, for a crop, inside a source frame).
 ///
-/// Rectangles produced by this module have even `x`, `y`, `width` and `height`,
+/// Rectangles that layouts produce have even `x`, `y`, `width` and `height`,
 /// because 4:2:0 video subsamples chroma by two in both directions.
 public struct Rect: Sendable, Hashable, Codable, CustomStringConvertible {
     public var x: Int
@@ -26,19 +26,15 @@ public struct Rect: Sendable, Hashable, Codable, CustomStringConvertible {
         other.x >= x && other.y >= y && other.maxX <= maxX && other.maxY <= maxY
     }
 
+    /// Whether the pixel (px, py) lies inside the rectangle.
+    public func contains(x px: Int, y py: Int) -> Bool {
+        px >= x && px < maxX && py >= y && py < maxY
+    }
+
     /// True when the two rectangles share some area (touching edges do not count).
     public func intersects(_ other: Rect) -> Bool {
         x < other.maxX && other.x < maxX && y < other.maxY && other.y < maxY
     }
 
     public var description: String { "(\(x),\(y) \(width)x\(height))" }
-}
-
-/// Rounding helpers that keep pixel values even.
-enum Even {
-    /// The even integer nearest to `value` (halves round away from zero).
-    static func round(_ value: Double) -> Int { 2 * Int((value / 2).rounded()) }
-    /// The largest even integer not above `value`.
-    static func floor(_ value: Double) -> Int { 2 * Int((value / 2).rounded(.down)) }
-    static func floor(_ value: Int) -> Int { value - ((value % 2) + 2) % 2 }
 }
