@@ -45,11 +45,13 @@ struct ComposeEndToEndTests {
     }
 
     static func compose(codec: SynthCodec, layout: String = "grid", segmentSeconds: Double = 2,
-                        format: HLSMuxer.SegmentType = .mpegts, scenario: Scenario = scenario()) throws -> Composed {
+                        format: HLSMuxer.SegmentType = .mpegts, scenario: Scenario = scenario(),
+                        damage: (URL, ExpectedMedia) throws -> Void = { _, _ in }) throws -> Composed {
         MediaLog.setLevel(.error)
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("stagemix-e2e-\(UUID().uuidString)")
         let captureDir = root.appendingPathComponent("capture")
         let expected = try CaptureSynthesizer(codec: codec).synthesize(scenario, to: captureDir)
+        try damage(captureDir, expected)
         let capture = try CaptureReader.read(directory: captureDir)
         let doc = try PlanDocument(capture: capture, layout: try Layout.resolve(layout))
         let out = root.appendingPathComponent("out")
@@ -188,6 +190,25 @@ struct ComposeEndToEndTests {
         #expect(held.show == .heldFrame)
         #expect(c.plan.interval(atMs: 6_500)?.tiles.first { $0.participantId == "p-ben" }?.show == .placeholder)
         for t in [4.5, 5.9, 6.5, 7.8] { try Self.checkTiles(c, at: t) }
+    }
+
+    @Test func aMissingLayerFileIsReplacedByTheClosestReadableLayer() throws {
+        var lostFile = ""
+        let c = try Self.compose(codec: .vp8) { dir, expected in
+            // Ana alone fills the canvas from her high layer: that file is gone.
+            let ana = try #require(expected.tracks.first { $0.id == "TR_ana_cam" })
+            lostFile = try #require(ana.layers?.first { $0.quality == "high" }?.file)
+            try FileManager.default.removeItem(at: dir.appendingPathComponent(lostFile))
+        }
+        defer { c.cleanup() }
+        #expect(c.report.lostMedia.keys.contains { $0.contains("TR_ana_cam") || $0.contains(lostFile) }, "\(c.report.lostMedia)")
+        let frame = try #require(c.output.frame(at: 1.0))
+        let tile = try #require(c.plan.interval(atMs: 1_000)?.tiles.first)
+        #expect(tile.layer?.quality == .high)
+        for (x, y) in Self.probePoints(tile.rect) {
+            #expect(try #require(frame.pixelRGB(x: x, y: y)).isClose(to: c.colors["p-ana"]!, tolerance: 24), "(\(x),\(y))")
+        }
+        #expect((c.report.decodedFrames.first { $0.key.contains("ana") && $0.key.contains("medium") }?.value ?? 0) > 180, "the medium layer stood in for 0-2 s as well")
     }
 
     @Test func fmp4SegmentsPlayToo() throws {

@@ -23,20 +23,33 @@ final class TrackVideoSource {
     /// The layer currently delivering pictures.
     var activeQuality: LayerQuality? { active?.quality }
 
-    /// The picture at session time `t` for a tile subscribed at `layer`.
-    func frame(layer: LayerQuality, at t: Double) -> VideoFrame? {
+    /// A layer the source could not switch to (no keyframe left in it); not tried again until the plan asks for another.
+    private var unreachable: LayerQuality?
+
+    /// The picture at session time `t` for a tile subscribed at `planned`.
+    ///
+    /// When the planned layer's file cannot be read, the closest readable layer stands in (larger ones
+    /// first, as scaling down looks better than up), as an SFU forwards the layers it has.
+    func frame(layer planned: LayerQuality, at t: Double) -> VideoFrame? {
         if active == nil {
             // A new subscription starts from the layer's latest keyframe, as an SFU answers with one.
-            guard let reader = open(layer) else { return nil }
+            guard let (quality, reader) = openReadable(planned) else { return nil }
             try? reader.seek(to: t)
-            active = (layer, reader)
-        } else if active?.quality != layer, incoming?.quality != layer {
+            active = (quality, reader)
             incoming = nil
-            if let reader = open(layer), let at = try? reader.positionAtKeyframe(atOrAfter: t) {
-                incoming = (layer, reader, at)
+        } else if let wanted = readable(planned), wanted != active?.quality, wanted != incoming?.quality,
+                  wanted != unreachable {
+            incoming = nil
+            if let (quality, reader) = openReadable(planned), quality != active?.quality {
+                if let at = try? reader.positionAtKeyframe(atOrAfter: t) {
+                    incoming = (quality, reader, at)
+                } else {
+                    unreachable = quality
+                }
             }
-        } else if active?.quality == layer {
+        } else if readable(planned) == active?.quality {
             incoming = nil
+            unreachable = nil
         }
         if let next = incoming, t >= next.switchAt - 0.0005 {
             active = (next.quality, next.reader)
@@ -50,6 +63,24 @@ final class TrackVideoSource {
             active = nil
             return nil
         }
+    }
+
+    /// `planned` if its file has not failed, else the closest layer whose file has not.
+    private func readable(_ planned: LayerQuality) -> LayerQuality? {
+        let qualities = track.layers.map(\.quality)
+        let larger = qualities.filter { $0 > planned }.sorted()
+        let smaller = qualities.filter { $0 < planned }.sorted(by: >)
+        return ([planned] + larger + smaller).first { quality in
+            track.layer(quality).map { failures[$0.file] == nil } ?? false
+        }
+    }
+
+    /// Opens the readable layer closest to `planned`, moving on past files that fail to open.
+    private func openReadable(_ planned: LayerQuality) -> (LayerQuality, LayerReader)? {
+        while let quality = readable(planned) {
+            if let reader = open(quality) { return (quality, reader) }
+        }
+        return nil
     }
 
     /// The last picture shown, without reading further (a paused stream's held frame).
