@@ -22,7 +22,7 @@ let package = Package(
     targets: [
         // C at the edge: FFmpeg and libopus, behind StageMixMedia only.
         .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg",
-                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
+                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libswresample-dev", "libavutil-dev"])]),
         .systemLibrary(name: "COpus", path: "Sources/COpus", providers: [.apt(["libopus-dev"])]),
 
         // Rectangles, sizes and colours, shared by layouts and pictures. Pure Swift.

@@ -44,12 +44,18 @@ final class CodecContext {
 
     /// Sends a frame to an encoder; nil starts draining.
     func send(frame: UnsafePointer<AVFrame>?) throws(MediaError) {
-        let ret = avcodec_send_frame(pointer, frame)
-        if ret == cff_AVERROR_EOF() { return }
-        if ret == cff_AVERROR_EAGAIN() {
+        guard try trySend(frame: frame) else {
             throw MediaError(.invalidArgument, "\(codecName): receive() the pending packets before sending more input")
         }
-        try ffCheck(ret, .encodeFailed, "\(codecName) cannot encode frame")
+    }
+
+    /// Sends a frame to an encoder; false when it must give up packets first (EAGAIN).
+    func trySend(frame: UnsafePointer<AVFrame>?) throws(MediaError) -> Bool {
+        let ret = avcodec_send_frame(pointer, frame)
+        if ret == cff_AVERROR_EOF() { return true }
+        if ret == cff_AVERROR_EAGAIN() { return false }
+        _ = try ffCheck(ret, .encodeFailed, "\(codecName) cannot encode frame")
+        return true
     }
 
     /// The next decoded frame; the caller owns the returned AVFrame.

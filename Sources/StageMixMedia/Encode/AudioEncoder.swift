@@ -62,11 +62,23 @@ public final class AudioEncoder: @unchecked Sendable {
     /// Encodes the buffered remainder (a shorter last frame) and starts draining.
     public func sendEndOfStream() throws(MediaError) {
         if !pending[0].isEmpty { try encodePending(count: pending[0].count) }
-        try context.send(frame: nil)
+        try submit(nil)
     }
 
     public func receive() throws(MediaError) -> EncoderOutput {
-        try context.receivePacket()
+        if !ready.isEmpty { return .packet(ready.removeFirst()) }
+        return try context.receivePacket()
+    }
+
+    /// Packets taken from the codec to make room for more input, waiting for `receive()`.
+    private var ready: [Packet] = []
+
+    /// Hands a frame (nil: end of stream) to the codec, taking packets out when it is full, so a caller
+    /// may send blocks of any length before receiving.
+    private func submit(_ frame: UnsafePointer<AVFrame>?) throws(MediaError) {
+        while try !context.trySend(frame: frame) {
+            while case .packet(let packet) = try context.receivePacket() { ready.append(packet) }
+        }
     }
 
     private func encodePending(count: Int) throws(MediaError) {
@@ -83,6 +95,6 @@ public final class AudioEncoder: @unchecked Sendable {
         }
         frame.pointee.pts = nextPTS
         nextPTS += Int64(count)
-        try context.send(frame: frame)
+        try submit(frame)
     }
 }

@@ -3,7 +3,7 @@ import StageMixMedia
 
 /// Reads one audio track file and delivers its samples on the session clock, at 48 kHz.
 ///
-/// Opus goes through libopus; anything else through libavcodec, which must already be at 48 kHz.
+/// Opus goes through libopus; anything else through libavcodec, resampled to 48 kHz with libswresample.
 /// Samples are placed by packet timestamps, so gaps in the file become silence.
 final class AudioTrackReader {
     static let sampleRate = 48_000
@@ -13,6 +13,8 @@ final class AudioTrackReader {
     private let stream: StreamInfo
     private let opus: OpusDecoder?
     private let other: AudioDecoder?
+    /// For non-Opus audio not at 48 kHz.
+    private let resampler: AudioResampler?
     private let startSample: Int
     private let firstPts: Double
     /// Decoded mono samples not yet consumed, starting at session sample `bufferStart`.
@@ -30,12 +32,12 @@ final class AudioTrackReader {
         if audio.codecName == "opus" {
             opus = try OpusDecoder(stream: audio)
             other = nil
+            resampler = nil
         } else {
-            guard audio.sampleRate == Self.sampleRate else {
-                throw MediaError(.unsupportedCodec, "'\(url.path)': \(audio.codecName) at \(audio.sampleRate) Hz; only 48 kHz is mixed")
-            }
             opus = nil
             other = try AudioDecoder(stream: audio)
+            resampler = audio.sampleRate == Self.sampleRate ? nil
+                : try AudioResampler(inputRate: audio.sampleRate, inputChannels: max(1, audio.channels))
         }
         startSample = startOffsetMs * Self.sampleRate / 1000
         firstPts = Double(audio.startTime ?? 0) * audio.timeBase.doubleValue
@@ -89,7 +91,8 @@ final class AudioTrackReader {
 
     private func drain(_ decoder: AudioDecoder, at: Int?) throws(MediaError) {
         var position = at
-        while case .frame(let samples) = try decoder.receive() {
+        while case .frame(let decoded) = try decoder.receive() {
+            let samples = try resampler?.convert(decoded) ?? decoded
             append(samples, at: position)
             position = position.map { $0 + samples.frameCount }
         }
