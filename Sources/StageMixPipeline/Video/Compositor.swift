@@ -44,6 +44,10 @@ final class Compositor {
         if !sameLayout {
             state.interval = interval
             state.pictures = [:]
+            // Decoders of tracks no tile shows close; showing them again reopens at a keyframe. The set
+            // depends on the interval alone, so it is settled where the interval changes, not every frame.
+            let showing = Set(interval.tiles.filter { $0.show != .placeholder }.compactMap(\.trackId))
+            sources = sources.filter { showing.contains($0.key) }
             try canvas.fill(color: background)
             for region in interval.regions {
                 try canvas.fill(rect: region.rect, color: region.color)
@@ -66,9 +70,6 @@ final class Compositor {
             let placement = Self.placement(of: CanvasSize(width: frame.width, height: frame.height), in: tile)
             try scaler(for: key).scale(frame, into: canvas, rect: placement.destination, sourceCrop: placement.sourceCrop)
         }
-        // Decoders of tracks no tile shows close; showing them again reopens at a keyframe.
-        let showing = Set(interval.tiles.filter { $0.show != .placeholder }.compactMap(\.trackId))
-        sources = sources.filter { showing.contains($0.key) }
     }
 
     private func picture(trackId: String, quality: LayerQuality, hold: Bool, at t: Double) -> VideoFrame? {
