@@ -72,9 +72,7 @@ final class FrameProducer: @unchecked Sendable {
                     let current = plan.interval(atMs: at) ?? interval
                     let boundary = current.endMs * AudioTrackReader.sampleRate / 1000
                     let count = max(1, min(audioEnd, boundary) - samplesDone)
-                    let block = mix.block(current, start: samplesDone, count: count)
-                    planes[0] += block[0]
-                    planes[1] += block[1]
+                    mix.append(current, start: samplesDone, count: count, to: &planes)
                     samplesDone += count
                 }
                 guard ready.put(.success(ComposedFrame(index: n, canvas: canvas, audio: planes))) else { return }

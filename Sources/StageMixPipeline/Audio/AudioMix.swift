@@ -13,8 +13,9 @@ final class AudioMix {
 
     init(capture: Capture) { self.capture = capture }
 
-    /// Stereo planes for session samples `[start, start + count)` of `interval`: the sum of its unmuted tracks.
-    func block(_ interval: PlanInterval, start: Int, count: Int) -> [[Float]] {
+    /// Appends session samples `[start, start + count)` of `interval`, the sum of its unmuted tracks,
+    /// to every plane of `planes` (the mix is mono; each output channel carries it).
+    func append(_ interval: PlanInterval, start: Int, count: Int, to planes: inout [[Float]]) {
         if mono.count != count { mono = [Float](repeating: 0, count: count) }
         for i in 0..<count { mono[i] = 0 }
         let audible = interval.audio.filter { !$0.muted }
@@ -31,7 +32,7 @@ final class AudioMix {
             }
             mixer.limit(out)
         }
-        return [mono, mono]
+        for index in planes.indices { planes[index] += mono }
     }
 
     private func reader(for source: PlannedAudio) throws(MediaError) -> AudioTrackReader {
