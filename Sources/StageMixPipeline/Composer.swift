@@ -24,6 +24,8 @@ public final class Composer {
         public var lostMedia: [String: String]
         /// Video frames decoded per layer file: only layers some tile showed appear.
         public var decodedFrames: [String: Int]
+        /// CPU seconds of the thread that decoded, composited and mixed (the rest went to the encoders).
+        public var decodeCPUSeconds: Double
     }
 
     /// Total output frames: the session's duration at the plan's frame rate, rounded up.
@@ -99,6 +101,7 @@ public final class Composer {
                                  totalSeconds: Double(plan.durationMs) / 1000,
                                  elapsedSeconds: Date().timeIntervalSince(started)))
         return Result(frames: frameCount, audioSamples: samplesDone,
-                      lostMedia: producer.lostMedia, decodedFrames: producer.decodedFrames)
+                      lostMedia: producer.lostMedia, decodedFrames: producer.decodedFrames,
+                      decodeCPUSeconds: producer.cpuSeconds)
     }
 }

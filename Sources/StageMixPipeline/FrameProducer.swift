@@ -40,15 +40,18 @@ final class FrameProducer: @unchecked Sendable {
     /// Media files that could not be read; read after the thread is done.
     var lostMedia: [String: String] { compositor.lostMedia.merging(mix.lostMedia) { a, _ in a } }
     var decodedFrames: [String: Int] { compositor.decoded.framesByFile }
+    /// CPU seconds the thread spent decoding, compositing and mixing; read after it is done.
+    private(set) var cpuSeconds = 0.0
 
     /// Starts the thread; `finished` is signalled when it ends.
     func start(finished: DispatchSemaphore) {
         let thread = Thread { [self] in
+            CurrentThread.setName("stagemix-decode")
             produce()
+            cpuSeconds = CurrentThread.cpuSeconds
             ready.close()
             finished.signal()
         }
-        thread.name = "stagemix-decode"
         thread.start()
     }
 

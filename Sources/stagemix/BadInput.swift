@@ -18,13 +18,30 @@ extension ExitCode {
 func runReportingErrors(_ body: () throws -> Void) throws {
     do {
         try body()
-    } catch let error as BadInput {
-        FileHandle.standardError.write(Data("stagemix: \(error)\n".utf8))
-        throw ExitCode.badInput
-    } catch let error as ExitCode {
-        throw error
     } catch {
+        throw reported(error)
+    }
+}
+
+/// The same for a command body that awaits.
+func runReportingErrors(_ body: () async throws -> Void) async throws {
+    do {
+        try await body()
+    } catch {
+        throw reported(error)
+    }
+}
+
+/// Prints `error` and returns the exit code it maps to.
+private func reported(_ error: any Error) -> ExitCode {
+    switch error {
+    case let exit as ExitCode:
+        return exit
+    case let bad as BadInput:
+        FileHandle.standardError.write(Data("stagemix: \(bad)\n".utf8))
+        return .badInput
+    default:
         FileHandle.standardError.write(Data("stagemix: internal error: \(error)\n".utf8))
-        throw ExitCode.internalFailure
+        return .internalFailure
     }
 }

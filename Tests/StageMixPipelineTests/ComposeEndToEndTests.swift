@@ -182,6 +182,18 @@ struct ComposeEndToEndTests {
         #expect(!decoded.keys.contains { $0.contains("ben") && $0.contains("high") })
     }
 
+    @Test func reportsWhereTheCPUWent() throws {
+        let c = try Self.compose(codec: .vp8)
+        defer { c.cleanup() }
+        let cpu = c.report.cpuSeconds
+        // The decoding thread did real work (8 s of VP8 and Opus), and it is part of, not all of, the total.
+        #expect(cpu.decodeCompositeMix > 0.01, "\(cpu)")
+        #expect(cpu.decodeCompositeMix < cpu.total, "\(cpu)")
+        #expect(abs(cpu.decodeCompositeMix + cpu.encodeMux - cpu.total) < 0.002, "\(cpu)")
+        // x264 and AAC cost more than decoding these small layers.
+        #expect(cpu.encodeMux > cpu.decodeCompositeMix, "\(cpu)")
+    }
+
     @Test func aPausedStreamHoldsItsLastFrameThenShowsThePlaceholder() throws {
         var c = try Self.compose(codec: .vp8, scenario: Self.scenario(pauseBen: 3_000...7_500))
         defer { c.cleanup() }
