@@ -24,8 +24,8 @@ public final class Composer {
         public var lostMedia: [String: String]
         /// Video frames decoded per layer file: only layers some tile showed appear.
         public var decodedFrames: [String: Int]
-        /// CPU seconds of the thread that decoded, composited and mixed (the rest went to the encoders).
-        public var decodeCPUSeconds: Double
+        /// Where the CPU went: the decoding thread by stage, and the encoders.
+        public var cpuSeconds: CPUSeconds
     }
 
     /// Total output frames: the session's duration at the plan's frame rate, rounded up.
@@ -35,6 +35,7 @@ public final class Composer {
     /// `progress` is called about twice a second; `shouldStop` is polled once per frame.
     public func run(hlsDirectory: URL, progress: (ComposeProgress) -> Void = { _ in },
                     shouldStop: () -> Bool = { false }) throws -> Result {
+        let cpuStart = CurrentThread.processCPUSeconds
         let fps = plan.fps
         let gop = max(1, Int((settings.segmentSeconds * Double(fps)).rounded()))
         let rate: VideoEncoderSettings.RateControl
@@ -102,6 +103,7 @@ public final class Composer {
                                  elapsedSeconds: Date().timeIntervalSince(started)))
         return Result(frames: frameCount, audioSamples: samplesDone,
                       lostMedia: producer.lostMedia, decodedFrames: producer.decodedFrames,
-                      decodeCPUSeconds: producer.cpuSeconds)
+                      cpuSeconds: CPUSeconds(total: CurrentThread.processCPUSeconds - cpuStart,
+                                             decodeThread: producer.cpuSeconds, clock: producer.clock))
     }
 }

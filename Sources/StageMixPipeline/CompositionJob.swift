@@ -34,13 +34,6 @@ public struct CompositionJob: Sendable {
         public var cpuSeconds: CPUSeconds
     }
 
-    /// A composition's CPU time: the decoding thread (demux, decode, scale into the canvas, audio mix),
-    /// and everything else in the process, which is nearly all x264, AAC and the muxer.
-    public struct CPUSeconds: Sendable, Codable {
-        public var total: Double
-        public var decodeCompositeMix: Double
-        public var encodeMux: Double
-    }
 
     /// Composes into `out`: `hls/`, `timeline.json`, `billing.json`, `plan.json`, `report.json`.
     @discardableResult
@@ -49,7 +42,6 @@ public struct CompositionJob: Sendable {
         let output = try OutputDirectory(target: out)
         do {
             let started = Date()
-            let cpuStart = CurrentThread.processCPUSeconds
             let hls = output.staging.appendingPathComponent("hls")
             try FileManager.default.createDirectory(at: hls, withIntermediateDirectories: false)
             var lost: [String: String] = [:]
@@ -63,7 +55,7 @@ public struct CompositionJob: Sendable {
                 canvas: "\(plan.canvas.width)x\(plan.canvas.height)", fps: plan.fps, layout: plan.layoutName,
                 segmentSeconds: settings.segmentSeconds, segmentFormat: settings.segmentFormat.rawValue,
                 warnings: document.warnings, lostMedia: lost, decodedFrames: result.decodedFrames, composeSeconds: Date().timeIntervalSince(started),
-                cpuSeconds: Self.cpu(total: CurrentThread.processCPUSeconds - cpuStart, decode: result.decodeCPUSeconds))
+                cpuSeconds: result.cpuSeconds)
             try write(document.timeline, to: "timeline.json", in: output.staging)
             try write(document.billing, to: "billing.json", in: output.staging)
             try write(document.plan, to: "plan.json", in: output.staging)
@@ -74,11 +66,6 @@ public struct CompositionJob: Sendable {
             output.discard()
             throw error
         }
-    }
-
-    private static func cpu(total: Double, decode: Double) -> CPUSeconds {
-        func ms(_ s: Double) -> Double { (s * 1000).rounded() / 1000 }
-        return CPUSeconds(total: ms(total), decodeCompositeMix: ms(decode), encodeMux: ms(max(0, total - decode)))
     }
 
     private func write<T: Encodable>(_ value: T, to name: String, in directory: URL) throws {

@@ -40,8 +40,9 @@ final class FrameProducer: @unchecked Sendable {
     /// Media files that could not be read; read after the thread is done.
     var lostMedia: [String: String] { compositor.lostMedia.merging(mix.lostMedia) { a, _ in a } }
     var decodedFrames: [String: Int] { compositor.decoded.framesByFile }
-    /// CPU seconds the thread spent decoding, compositing and mixing; read after it is done.
+    /// CPU seconds the thread spent, in all and by stage; read after it is done.
     private(set) var cpuSeconds = 0.0
+    private(set) var clock = StageClock()
 
     /// Starts the thread; `finished` is signalled when it ends.
     func start(finished: DispatchSemaphore) {
@@ -59,13 +60,16 @@ final class FrameProducer: @unchecked Sendable {
         let fps = plan.fps
         var intervalIndex = 0
         var samplesDone = 0
+        clock = StageClock()
         for n in 0..<frameCount {
             guard let canvas = free.take() else { return }
+            clock.charge(.other)
             do {
                 let tMs = n * 1000 / fps
                 while intervalIndex + 1 < plan.intervals.count, plan.intervals[intervalIndex].endMs <= tMs { intervalIndex += 1 }
                 let interval = plan.intervals[intervalIndex]
-                try compositor.paint(interval, background: plan.background, at: Double(n) / Double(fps), on: canvas)
+                try compositor.paint(interval, background: plan.background, at: Double(n) / Double(fps), on: canvas,
+                                     clock: &clock)
 
                 // The audio up to the end of this frame, in blocks that never cross an interval boundary.
                 let audioEnd = min(totalSamples, (n + 1) * AudioTrackReader.sampleRate / fps)
@@ -78,6 +82,7 @@ final class FrameProducer: @unchecked Sendable {
                     mix.append(current, start: samplesDone, count: count, to: &planes)
                     samplesDone += count
                 }
+                clock.charge(.audioDecodeMix)
                 guard ready.put(.success(ComposedFrame(index: n, canvas: canvas, audio: planes))) else { return }
             } catch {
                 ready.put(.failure(error))

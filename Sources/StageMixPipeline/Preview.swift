@@ -11,7 +11,8 @@ public enum Preview {
         }
         let compositor = Compositor(capture: capture, canvas: plan.canvas)
         let canvas = try compositor.makeCanvas()
-        try compositor.paint(interval, background: plan.background, at: t, on: canvas)
+        var unused = StageClock()
+        try compositor.paint(interval, background: plan.background, at: t, on: canvas, clock: &unused)
         try PNGWriter.write(canvas, to: url)
     }
 }

@@ -35,9 +35,10 @@ final class Compositor {
     }
     private var states: [ObjectIdentifier: CanvasState] = [:]
 
-    /// Draws `interval` on `canvas` as it looks at session time `t` (seconds).
+    /// Draws `interval` on `canvas` as it looks at session time `t` (seconds), charging decoding and
+    /// painting to `clock`.
     func paint(_ interval: PlanInterval, background: RGBColor, at t: Double,
-               on canvas: CanvasFrame) throws(MediaError) {
+               on canvas: CanvasFrame, clock: inout StageClock) throws(MediaError) {
         var state = states[ObjectIdentifier(canvas)] ?? CanvasState()
         defer { states[ObjectIdentifier(canvas)] = state }
         let sameLayout = state.interval == interval
@@ -53,11 +54,15 @@ final class Compositor {
                 try canvas.fill(rect: region.rect, color: region.color)
             }
         }
+        clock.charge(.videoCompose)
         for tile in interval.tiles {
             let key = Self.key(tile)
-            guard let trackId = tile.trackId, let layer = tile.layer, tile.show != .placeholder,
-                  let frame = picture(trackId: trackId, quality: layer.quality, hold: tile.show == .heldFrame, at: t)
-            else {
+            let frame = tile.show == .placeholder ? nil : tile.trackId.flatMap { trackId in
+                tile.layer.flatMap { picture(trackId: trackId, quality: $0.quality, hold: tile.show == .heldFrame, at: t) }
+            }
+            clock.charge(.videoDecode)
+            defer { clock.charge(.videoCompose) }
+            guard let frame else {
                 if !sameLayout || state.pictures[key] != nil {
                     try canvas.fill(rect: tile.rect, color: Self.placeholderColor)
                     state.pictures[key] = nil

@@ -1,0 +1,26 @@
+/// Where a composition's CPU time went, in CPU seconds (a second of one core fully busy is 1).
+/// `total` is the whole process, every thread, from the encoders' opening to the last segment;
+/// the decoding thread's share is split by stage, and the rest (`encodeMux`) is x264, AAC and the muxer.
+public struct CPUSeconds: Sendable, Codable, Equatable {
+    public var total: Double
+    /// Everything but the decoding thread: nearly all x264 and AAC.
+    public var encodeMux: Double
+    /// The decoding thread, all of it: the three stages below and its frame loop.
+    public var decodeThread: Double
+    /// Demuxing and decoding the shown video layers.
+    public var videoDecode: Double
+    /// Scaling or copying pictures into the canvas, and fills.
+    public var videoCompose: Double
+    /// Reading, decoding and mixing the microphones.
+    public var audioDecodeMix: Double
+
+    init(total: Double, decodeThread: Double, clock: StageClock) {
+        func ms(_ s: Double) -> Double { (s * 1000).rounded() / 1000 }
+        self.total = ms(total)
+        self.decodeThread = ms(decodeThread)
+        encodeMux = ms(max(0, total - decodeThread))
+        videoDecode = ms(clock[.videoDecode])
+        videoCompose = ms(clock[.videoCompose])
+        audioDecodeMix = ms(clock[.audioDecodeMix])
+    }
+}
