@@ -3,6 +3,7 @@
 
     peer.py composite --capture DIR --plan PLAN.json --layers high|matching --out HLSDIR
     peer.py encode    --size WxH --fps N --audio MIX.wav --out HLSDIR
+    peer.py decode    --capture DIR --plan PLAN.json
     peer.py encoder-settings
 
 Prints one argument per line (`ffmpeg` first); paths never hold newlines here.
@@ -81,6 +82,23 @@ def composite(args):
     return cmd + ENCODE + hls(args.out)
 
 
+def decode(args):
+    """Decoding alone: the video layers the plan shows, each on one thread (as StageMix decodes them),
+    handed on by reference to nothing. What any composer that shows these layers pays before it scales,
+    mixes or encodes anything. (Microphones are left out: the CLI's per-frame audio path would cost more
+    than libopus itself and overstate the bound.)"""
+    with open(args.plan) as f:
+        interval, = json.load(f)["plan"]["intervals"]
+    cmd = ["ffmpeg", "-hide_banner", "-nostdin", "-loglevel", "error"]
+    files = [t["layer"]["file"] for t in interval["tiles"] if t.get("layer")]
+    for file in files:
+        cmd += ["-threads", "1", "-c:v", "vp8", "-i", os.path.join(args.capture, file)]
+    for i in range(len(files)):
+        cmd += ["-map", f"{i}:v"]
+    # wrapped_avframe hands each decoded picture on by reference: the null muxer gets it for free.
+    return cmd + ["-c:v", "wrapped_avframe", "-f", "null", "-"]
+
+
 def encode(args):
     width, height = args.size.split("x")
     return (["ffmpeg", "-hide_banner", "-nostdin", "-loglevel", "error", "-y",
@@ -102,10 +120,15 @@ def main():
     e.add_argument("--fps", required=True)
     e.add_argument("--audio", required=True)
     e.add_argument("--out", required=True)
+    d = sub.add_parser("decode")
+    d.add_argument("--capture", required=True)
+    d.add_argument("--plan", required=True)
     sub.add_parser("encoder-settings")
     args = parser.parse_args()
     if args.command == "composite":
         cmd = composite(args)
+    elif args.command == "decode":
+        cmd = decode(args)
     elif args.command == "encode":
         cmd = encode(args)
     else:
