@@ -32,7 +32,7 @@ def layers_by_quality(session):
             for t in session["tracks"] if t["kind"] == "video"}
 
 
-def tile_filter(layer, rect):
+def tile_filter(layer, rect, flags=None):
     """Fits a layer into a tile rect the way a careful user would.
 
     A layer at most 3 % larger than the tile in both dimensions (640x360 into 632x356) is
@@ -41,7 +41,7 @@ def tile_filter(layer, rect):
     w, h, tw, th = layer["width"], layer["height"], rect["width"], rect["height"]
     if tw <= w <= tw * 1.03 and th <= h <= th * 1.03:
         return f"crop={tw}:{th}:{((w - tw) // 2) & ~1}:{((h - th) // 2) & ~1}"
-    return f"scale={tw}:{th}"
+    return f"scale={tw}:{th}" + (f":flags={flags}" if flags else "")
 
 
 def composite(args):
@@ -83,19 +83,26 @@ def composite(args):
 
 
 def decode(args):
-    """Decoding alone: the video layers the plan shows, each on one thread (as StageMix decodes them),
-    handed on by reference to nothing. What any composer that shows these layers pays before it scales,
-    mixes or encodes anything. (Microphones are left out: the CLI's per-frame audio path would cost more
-    than libopus itself and overstate the bound.)"""
+    """Decoding and fitting alone: the video layers the plan shows, each decoded on one thread (as StageMix
+    decodes them) and scaled (bilinear, StageMix's filter) or cropped to its tile, then handed on by reference
+    to nothing. What any composer that shows these layers pays before it places, mixes or encodes anything.
+    (Microphones are left out: the CLI's per-frame audio path would cost more than libopus itself.)"""
     with open(args.plan) as f:
         interval, = json.load(f)["plan"]["intervals"]
+    with open(os.path.join(args.capture, "session.json")) as f:
+        layers = layers_by_quality(json.load(f))
     cmd = ["ffmpeg", "-hide_banner", "-nostdin", "-loglevel", "error"]
-    files = [t["layer"]["file"] for t in interval["tiles"] if t.get("layer")]
-    for file in files:
-        cmd += ["-threads", "1", "-c:v", "vp8", "-i", os.path.join(args.capture, file)]
-    for i in range(len(files)):
-        cmd += ["-map", f"{i}:v"]
-    # wrapped_avframe hands each decoded picture on by reference: the null muxer gets it for free.
+    tiles = [t for t in interval["tiles"] if t.get("layer")]
+    chains = []
+    for i, tile in enumerate(tiles):
+        layer = layers[tile["trackId"]][tile["layer"]["quality"]]
+        cmd += ["-threads", "1", "-c:v", "vp8", "-i", os.path.join(args.capture, layer["file"])]
+        # bilinear, the cheapest filter fit to show (StageMix's choice): this is a lower bound.
+        chains.append(f"[{i}:v]{tile_filter(layer, tile['rect'], 'bilinear')}[t{i}]")
+    cmd += ["-filter_threads", "1", "-filter_complex", ";".join(chains)]
+    for i in range(len(tiles)):
+        cmd += ["-map", f"[t{i}]"]
+    # wrapped_avframe hands each picture on by reference: the null muxer gets it for free.
     return cmd + ["-c:v", "wrapped_avframe", "-f", "null", "-"]
 
 
