@@ -2,13 +2,14 @@
 """Sorts the samples of a `perf record --call-graph dwarf` profile of `stagemix compose` into the job's
 stages and prints each stage's share of all CPU samples.
 
-    perf script -i perf.data -F tid,period,ip,sym,dso | profile-summary.py
+    perf script -i perf.data -F comm,tid,period,ip,sym,dso | profile-summary.py
 
 A sample belongs to the first stage rule (in the order below) that matches any frame of its stack,
 so inclusive cost is counted once. Debian's FFmpeg and x264 ship without symbols and their assembly
 has no unwind tables, so a sample whose leaf is in libx264 counts as encoding wherever it was, and
 libavcodec samples whose stack stops before reaching StageMix's code are listed on their own,
-split by thread (the compose thread runs VP8 decoding and AAC encoding; x264 runs its own threads).
+by thread: stagemix-decode decodes video and audio, stagemix-encode runs AAC and the muxer, and x264
+runs threads of its own (named after the thread that started them).
 """
 import collections
 import sys
@@ -39,9 +40,9 @@ def samples(stream):
             if tid is not None:
                 yield tid, period, frames
             tid, period, frames = None, 0, []
-        elif not line.startswith("\t"):  # a header: "TID PERIOD", maybe right-aligned
+        elif not line.startswith("\t"):  # a header: "COMM TID PERIOD", maybe right-aligned
             parts = line.split()
-            tid, period = parts[0], int(parts[1])
+            tid, period = parts[-2] + " " + parts[0], int(parts[-1])
         else:
             frames.append(line.strip())
     if tid is not None:
@@ -51,13 +52,13 @@ def samples(stream):
 def main():
     totals = collections.Counter()
     all_samples = list(samples(sys.stdin))
-    compose_tids = {tid for tid, _, frames in all_samples if any("8ComposerC" in f for f in frames)}
     for tid, period, frames in all_samples:
         stage = next((name for name, keys in STAGES if any(k in f for f in frames for k in keys)), None)
         if stage is None:
             leaf = frames[0] if frames else ""
             lib = leaf[leaf.rfind("(") + 1:-1].rsplit("/", 1)[-1] if "(" in leaf else "?"
-            where = "compose thread" if tid in compose_tids else "other threads"
+            thread = tid.split(" ", 1)[1]
+            where = thread if thread.startswith("stagemix-") else "other threads"
             stage = f"unattributed: {lib.split('.so')[0]} on {where}"
         totals[stage] += period
     grand = sum(totals.values())
