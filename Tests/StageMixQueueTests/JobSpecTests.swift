@@ -37,6 +37,28 @@ struct JobSpecTests {
         #expect(throws: QueueError.self) { try QueueURL("mysql://x") }
     }
 
+    @Test func postgresTLSParametersFollowLibpq() throws {
+        func tls(_ url: String) throws -> PostgresTLS {
+            guard case .postgres(_, _, _, _, _, let tls) = try QueueURL(url) else { throw TestFailure("not postgres: \(url)") }
+            return tls
+        }
+        // No sslmode: libpq's default, prefer (TLS when offered, certificate not checked).
+        #expect(try tls("postgres://u@h/db") == PostgresTLS(mode: .prefer))
+        #expect(try tls("postgres://u@h/db?sslmode=disable").configuration == nil)
+        #expect(try tls("postgres://u@h/db?sslmode=require").verification == .none)
+        #expect(try tls("postgres://u@h/db?sslmode=require&sslrootcert=/ca.pem").verification == .noHostnameVerification)
+        #expect(try tls("postgres://u@h/db?sslmode=verify-ca").verification == .noHostnameVerification)
+        let full = try tls("postgres://u@h/db?sslmode=verify-full&sslrootcert=/etc/db/ca.pem")
+        #expect(full == PostgresTLS(mode: .verifyFull, rootCertificatePath: "/etc/db/ca.pem"))
+        #expect(full.verification == .fullVerification)
+        #expect(try QueueURL("postgres://u:secret@h/db?sslmode=verify-full").description
+            == "postgres://u:***@h:5432/db?sslmode=verify-full")
+        // A misspelt mode or a parameter we would not honour is an error, never silently plain TCP.
+        #expect(throws: QueueError.self) { try QueueURL("postgres://u@h/db?sslmode=required") }
+        #expect(throws: QueueError.self) { try QueueURL("postgres://u@h/db?sslcert=/c.pem") }
+        #expect(throws: QueueError.self) { try QueueURL("postgres://u@h/db?sslrootcert=") }
+    }
+
     @Test func progressLinesAreParsed() {
         #expect(ComposeEvent.progress(in: #"{"event":"progress","percent":12.5,"speed":3.1,"etaSeconds":20}"#) == 12.5)
         #expect(ComposeEvent.progress(in: #"{"event":"done"}"#) == nil)

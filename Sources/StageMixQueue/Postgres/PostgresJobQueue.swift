@@ -1,4 +1,6 @@
+import Foundation
 import Logging
+import NIOSSL
 import PostgresNIO
 
 /// The job queue in PostgreSQL, for workers on many machines. Claims take a row with
@@ -21,15 +23,25 @@ public final class PostgresJobQueue: SQLJobStore {
 
     public static func connect(
         host: String, port: Int, username: String, password: String?, database: String?,
-        options: QueueOptions = QueueOptions()
+        tls: PostgresTLS = .default, options: QueueOptions = QueueOptions()
     ) async throws -> PostgresJobQueue {
+        if let root = tls.rootCertificatePath, !FileManager.default.isReadableFile(atPath: root) {
+            throw QueueError(.badURL, "sslrootcert \(root): no such readable file")
+        }
+        let mode: PostgresClient.Configuration.TLS
+        switch (tls.mode, tls.configuration) {
+        case (_, nil): mode = .disable
+        case (.allow, let c?), (.prefer, let c?): mode = .prefer(c)
+        case (_, let c?): mode = .require(c)
+        }
         var configuration = PostgresClient.Configuration(
-            host: host, port: port, username: username, password: password, database: database, tls: .disable
+            host: host, port: port, username: username, password: password, database: database, tls: mode
         )
-        configuration.options.connectTimeout = .seconds(5)
-        configuration.options.keepAliveBehavior = .init(frequency: .seconds(10))
         var logger = Logger(label: "stagemix.queue.postgres")
         logger.logLevel = .critical
+        try await probe(host: host, port: port, username: username, password: password, database: database, tls: tls, logger: logger)
+        configuration.options.connectTimeout = .seconds(5)
+        configuration.options.keepAliveBehavior = .init(frequency: .seconds(10))
         let queue = PostgresJobQueue(client: PostgresClient(configuration: configuration, backgroundLogger: logger), logger: logger, options: options)
         do {
             try await queue.transaction { tx in
@@ -44,6 +56,43 @@ public final class PostgresJobQueue: SQLJobStore {
             throw error
         }
         return queue
+    }
+
+    /// Connects once, directly, before the pool starts: a wrong address, password or TLS setting then
+    /// fails at once with the server's own words, where the pool would retry in silence for a minute.
+    private static func probe(host: String, port: Int, username: String, password: String?, database: String?,
+                              tls: PostgresTLS, logger: Logger) async throws {
+        let where_ = "postgres://\(username)@\(host):\(port)/\(database ?? "") (\(tls))"
+        let mode: PostgresConnection.Configuration.TLS
+        do {
+            switch (tls.mode, tls.configuration) {
+            case (_, nil): mode = .disable
+            case (.allow, let c?), (.prefer, let c?): mode = .prefer(try NIOSSLContext(configuration: c))
+            case (_, let c?): mode = .require(try NIOSSLContext(configuration: c))
+            }
+        } catch {
+            throw QueueError(.badURL, "TLS settings for \(where_): \(error)")
+        }
+        var configuration = PostgresConnection.Configuration(
+            host: host, port: port, username: username, password: password, database: database, tls: mode)
+        configuration.options.connectTimeout = .seconds(5)
+        do {
+            let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
+            try await connection.close()
+        } catch let error as PSQLError {
+            throw QueueError(.serverUnavailable, "cannot connect to \(where_): \(Self.explain(error))")
+        }
+    }
+
+    /// What went wrong, in words: the server's message when it sent one, else the connection's failure
+    /// (PSQLError's own description is deliberately vague).
+    static func explain(_ error: PSQLError) -> String {
+        if let message = error.serverInfo?[.message] {
+            let code = error.serverInfo?[.sqlState].map { " (SQLSTATE \($0))" } ?? ""
+            return message + code
+        }
+        if let underlying = error.underlying { return "\(error.code): \(underlying)" }
+        return "\(error.code)"
     }
 
     private init(client: PostgresClient, logger: Logger, options: QueueOptions) {
