@@ -3,7 +3,7 @@ import Testing
 import StageMixCore
 import StageMixLayout
 import StageMixMedia
-import StageMixPipeline
+@testable import StageMixPipeline
 import StageMixSynth
 
 /// Composes a synthetic capture and decodes the HLS back: what each tile shows and what the mix
@@ -82,6 +82,14 @@ struct ComposeEndToEndTests {
         for tile in interval.tiles {
             let want: RGBColor = tile.show == .placeholder
                 ? RGBColor(r: 0x3A, g: 0x3F, b: 0x4B) : try #require(c.colors[tile.participantId])
+            if tile.show == .placeholder {
+                // The participant's initials, in ink, a little above the middle of the slate.
+                let strokes = PlaceholderCard.strokes(PlaceholderCard.initials(of: tile.name), in: tile.rect)
+                let widest = try #require(strokes.max { $0.width < $1.width }, "initials of \(tile.name)")
+                let got = try #require(frame.pixelRGB(x: widest.x + widest.width / 2, y: widest.y + widest.height / 2))
+                #expect(got.isClose(to: RGBColor(r: 0xD0, g: 0xD4, b: 0xDC), tolerance: 40),
+                        "t=\(t) \(tile.participantId)'s initials at \(widest): \(got)")
+            }
             for (x, y) in probePoints(tile.rect) {
                 let got = try #require(frame.pixelRGB(x: x, y: y))
                 #expect(got.isClose(to: want, tolerance: 24),

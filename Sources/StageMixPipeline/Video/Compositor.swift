@@ -6,9 +6,6 @@ import StageMixMedia
 /// Paints the composite for one instant: background, region fills, then each tile, scaling each
 /// picture straight from the decoder's frame into its place on the canvas.
 final class Compositor {
-    /// What a tile without video shows.
-    static let placeholderColor = RGBColor(r: 0x3A, g: 0x3F, b: 0x4B)
-
     let canvasSize: CanvasSize
     private let capture: Capture
     private var sources: [String: TrackVideoSource] = [:]
@@ -64,7 +61,7 @@ final class Compositor {
             defer { clock.charge(.videoCompose) }
             guard let frame else {
                 if !sameLayout || state.pictures[key] != nil {
-                    try canvas.fill(rect: tile.rect, color: Self.placeholderColor)
+                    try PlaceholderCard.paint(name: tile.name, in: tile.rect, on: canvas)
                     state.pictures[key] = nil
                 }
                 continue
