@@ -6,7 +6,7 @@ struct FitGeometryTests {
     let hd = CanvasSize(width: 1280, height: 720)
 
     @Test func containLetterboxesWideContentInASquare() {
-        // 1280x720 scaled by 400/1280 = 0.3125 is 400x225, rounded down to even 224; (400 - 224) / 2 = 88.
+        // 1280x720 scaled by 400/1280 = 0.3125 is 400x225, halfway between 224 and 226: the smaller; (400 - 224) / 2 = 88.
         let fit = FitGeometry.fit(content: hd, into: rect(0, 0, 400, 400), mode: .contain)
         #expect(fit.destination == rect(0, 88, 400, 224))
         #expect(fit.sourceCrop == rect(0, 0, 1280, 720))
@@ -27,12 +27,18 @@ struct FitGeometryTests {
     @Test func portraitContentPillarboxesOrCropsVertically() {
         let portrait = CanvasSize(width: 720, height: 1280)
         let contain = FitGeometry.fit(content: portrait, into: rect(0, 0, 636, 358), mode: .contain)
-        // 358/1280 scales 720 to 201.4, down to 200; (636 - 200) / 2 = 218.
-        #expect(contain.destination == rect(218, 0, 200, 358))
+        // 358/1280 scales 720 to 201.4, nearest even 202; (636 - 202) / 2 = 217, even 216.
+        #expect(contain.destination == rect(216, 0, 202, 358))
         let cover = FitGeometry.fit(content: portrait, into: rect(0, 0, 636, 358), mode: .cover)
         // 636/720 makes 358 rows from 405.3 source rows, rounded to 406; (1280 - 406) / 2 = 437 -> 436.
         #expect(cover.sourceCrop == rect(0, 436, 720, 406))
         #expect(cover.destination == rect(0, 0, 636, 358))
+    }
+
+    @Test func nearlyFittingContentFillsTheTileInsteadOfLeavingABar() {
+        // 16:9 into the 2-up grid's 636x358 tile: 357.75 rows exactly, nearest even 358, so no 2-pixel bar.
+        let fit = FitGeometry.fit(content: CanvasSize(width: 640, height: 360), into: rect(4, 180, 636, 358), mode: .contain)
+        #expect(fit.destination == rect(4, 180, 636, 358))
     }
 
     @Test func exactFitsStayExact() {

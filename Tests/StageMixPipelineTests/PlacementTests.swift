@@ -12,8 +12,9 @@ struct PlacementTests {
 
     @Test func aLayerSlightlyLargerThanItsTileIsCroppedNotScaled() {
         let p = Compositor.placement(of: CanvasSize(width: 640, height: 360), in: tile(636, 358, .contain))
-        #expect(p.destination == Rect(x: 100, y: 50, width: 636, height: 356))  // centred, rounded to even
-        #expect(p.sourceCrop == Rect(x: 2, y: 2, width: 636, height: 356))
+        // 357.75 rows exactly: the nearest even height fills the tile, and 636x358 of the layer is copied.
+        #expect(p.destination == Rect(x: 100, y: 50, width: 636, height: 358))
+        #expect(p.sourceCrop == Rect(x: 2, y: 0, width: 636, height: 358))
         let cover = Compositor.placement(of: CanvasSize(width: 640, height: 360), in: tile(636, 358, .cover))
         #expect(cover.destination == Rect(x: 100, y: 50, width: 636, height: 358))
         #expect(cover.sourceCrop == Rect(x: 2, y: 0, width: 636, height: 358))

@@ -23,9 +23,10 @@ public struct FitGeometry: Sendable, Hashable, Codable {
         switch mode {
         case .contain:
             let scale = min(scaleX, scaleY)
-            // Rounding down keeps the picture inside the tile; the epsilon keeps exact fits exact.
-            let size = (width: min(tile.width, Even.floor(Double(whole.width) * scale + 1e-6)),
-                        height: min(tile.height, Even.floor(Double(whole.height) * scale + 1e-6)))
+            // The nearest even size (a tie goes down), never past the tile: a 16:9 picture in a 636x358
+            // tile (357.75 exactly) fills it, 0.07 % taller than true, instead of leaving a 2-pixel bar.
+            let size = (width: min(tile.width, Even.nearestTiesDown(Double(whole.width) * scale)),
+                        height: min(tile.height, Even.nearestTiesDown(Double(whole.height) * scale)))
             let destination = Rect(x: tile.x + Even.floor((tile.width - size.width) / 2),
                                    y: tile.y + Even.floor((tile.height - size.height) / 2),
                                    width: size.width, height: size.height)
