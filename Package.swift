@@ -28,10 +28,12 @@ let package = Package(
 
         // Rectangles, sizes and colours, shared by layouts and pictures. Pure Swift.
         .target(name: "StageMixGeometry", swiftSettings: swiftSettings),
+        // A strict JSON parser and tree (duplicate keys, `true` vs `1`, line and column), for captures and layouts.
+        .target(name: "StageMixJSON", swiftSettings: swiftSettings),
         // Layout model: regions, tiles, fit. Pure Swift.
-        .target(name: "StageMixLayout", dependencies: ["StageMixGeometry"], swiftSettings: swiftSettings),
+        .target(name: "StageMixLayout", dependencies: ["StageMixGeometry", "StageMixJSON"], swiftSettings: swiftSettings),
         // Capture model, stage timeline, composition plan, billing. Pure Swift, no FFmpeg.
-        .target(name: "StageMixCore", dependencies: ["StageMixLayout"], swiftSettings: swiftSettings),
+        .target(name: "StageMixCore", dependencies: ["StageMixLayout", "StageMixJSON"], swiftSettings: swiftSettings),
         // Owner types over FFmpeg and libopus objects; the only importer of CFFmpeg/COpus.
         .target(name: "StageMixMedia", dependencies: ["CFFmpeg", "COpus", "StageMixGeometry"], swiftSettings: swiftSettings),
         // Capture generator: scenario -> real media files + session.json.

@@ -110,9 +110,17 @@ struct ValidationTests {
         ])
     }
 
+    @Test func aKeyGivenTwiceIsAProblemNotASilentChoice() {
+        let json = Self.layout(regions: [Self.region(["fit": #""cover", "fit": "contain""#])])
+        #expect(Self.problems(json) == [#"\#(Self.file): $.regions[0].fit: duplicate key "fit" (each field may appear once)"#])
+    }
+
     @Test func documentProblems() {
         #expect(Self.problems("{") .count == 1)
         #expect(Self.problems("{").first?.hasPrefix("\(Self.file): $: not valid JSON") == true)
+        // The strict parser says where: line and column.
+        #expect(Self.problems("{\n  \"name\": \"foo\",\n  \"canvas\": tru\n}").first?.contains("line 3, column") == true,
+                "\(Self.problems("{\n  \"name\": \"foo\",\n  \"canvas\": tru\n}"))")
         #expect(Self.problems("[]") == ["\(Self.file): $: expected an object, found an array"])
         #expect(Self.problems(Self.layout(regions: [])) == ["\(Self.file): $.regions: expected at least one region, found an empty array"])
         #expect(Self.problems(#"{"canvas": {"width": 2, "height": 2, "fps": 1}, "regions": [], "extra": 1}"#) == [

@@ -1,3 +1,4 @@
+import StageMixJSON
 import Foundation
 
 /// Reads a capture directory's `session.json` into a `Capture`, checking every rule of

@@ -1,3 +1,4 @@
+import StageMixJSON
 /// One element of `events` as far as it could be read: what the sequence checks need even when
 /// some of its fields are broken.
 struct EventRecord {

@@ -1,3 +1,4 @@
+import StageMixJSON
 import Foundation
 
 /// Turns a parsed `session.json` into a `Capture`: structure and types first, then the event

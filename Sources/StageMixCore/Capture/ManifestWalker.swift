@@ -1,3 +1,4 @@
+import StageMixJSON
 /// Reads typed fields out of a `JSONValue` tree and records, instead of throwing, every field that is
 /// missing or of the wrong type, so one pass reports all of a manifest's problems.
 struct ManifestWalker {

@@ -1,3 +1,4 @@
+import StageMixJSON
 /// Turns a JSON tree into a `Layout`, collecting every problem with its JSON path
 /// instead of stopping at the first, so an author can fix a file in one pass.
 final class LayoutReader {
@@ -27,7 +28,7 @@ final class LayoutReader {
 
     // MARK: Parts of a layout
 
-    private func readCanvas(_ object: [String: JSONValue], at path: String)
+    private func readCanvas(_ object: JSONObject, at path: String)
         -> (size: CanvasSize?, fps: Int?, background: RGBColor?) {
         checkFields(of: object, allowed: Self.canvasFields, at: path)
         let width = field(object, "width", at: path, convert: pixelCount)
@@ -60,7 +61,7 @@ final class LayoutReader {
         return regions.count == items.count ? regions : nil
     }
 
-    private func readRegion(_ object: [String: JSONValue], background: RGBColor, canvas: CanvasSize?, at path: String) -> Region? {
+    private func readRegion(_ object: JSONObject, background: RGBColor, canvas: CanvasSize?, at path: String) -> Region? {
         checkFields(of: object, allowed: Self.regionFields, at: path)
         let name = field(object, "name", at: path, convert: nonEmptyString)
         let x = field(object, "x", at: path) { fraction($0, at: $1, positive: false) }
@@ -111,7 +112,7 @@ final class LayoutReader {
     // MARK: Fields
 
     /// A required field, converted; reports it when missing.
-    private func field<T>(_ object: [String: JSONValue], _ key: String, at path: String,
+    private func field<T>(_ object: JSONObject, _ key: String, at path: String,
                           convert: (JSONValue, String) -> T?) -> T? {
         guard let value = object[key] else {
             report(path, "missing required field \"\(key)\"")
@@ -121,31 +122,36 @@ final class LayoutReader {
     }
 
     /// A field with a default when absent.
-    private func field<T>(_ object: [String: JSONValue], _ key: String, at path: String, default: T,
+    private func field<T>(_ object: JSONObject, _ key: String, at path: String, default: T,
                           convert: (JSONValue, String) -> T?) -> T? {
         guard let value = object[key] else { return `default` }
         return convert(value, Self.child(path, key))
     }
 
     /// A field that may be absent or null: `.some(nil)` then, `nil` when it is invalid.
-    private func optionalField<T>(_ object: [String: JSONValue], _ key: String, at path: String,
+    private func optionalField<T>(_ object: JSONObject, _ key: String, at path: String,
                                   convert: (JSONValue, String) -> T?) -> T?? {
-        guard let value = object[key], value != .null else { return .some(nil) }
+        guard let value = object[key] else { return .some(nil) }
+        if case .null = value { return .some(nil) }
         guard let converted = convert(value, Self.child(path, key)) else { return nil }
         return .some(converted)
     }
 
-    private func checkFields(of object: [String: JSONValue], allowed: [String], at path: String) {
-        for key in object.keys.sorted() where !allowed.contains(key) {
+    private func checkFields(of object: JSONObject, allowed: [String], at path: String) {
+        for key in Set(object.members.map(\.key)).sorted() where !allowed.contains(key) {
             report(Self.child(path, key), "unknown field (expected one of \(allowed.joined(separator: ", ")))")
         }
     }
 
     // MARK: Values
 
-    private func object(_ value: JSONValue, at path: String) -> [String: JSONValue]? {
-        if case .object(let object) = value { return object }
-        return mismatch(path, "an object", value)
+    private func object(_ value: JSONValue, at path: String) -> JSONObject? {
+        guard case .object(let object) = value else { return mismatch(path, "an object", value) }
+        // A key given twice would silently lose one of its values: the author must choose.
+        for key in object.duplicateKeys {
+            report(Self.child(path, key), "duplicate key \"\(key)\" (each field may appear once)")
+        }
+        return object
     }
 
     private func array(_ value: JSONValue, at path: String) -> [JSONValue]? {
@@ -160,21 +166,20 @@ final class LayoutReader {
 
     private func integer(_ value: JSONValue, at path: String, atLeast minimum: Int?) -> Int? {
         let expected = minimum.map { "an integer >= \($0)" } ?? "an integer"
-        guard case .number(let number) = value, number == number.rounded(), abs(number) < 1e15,
-              Int(number) >= minimum ?? Int.min
+        guard case .number(let number) = value, let integer = number.integer, integer >= minimum ?? Int.min
         else { return mismatch(path, expected, value) }
-        return Int(number)
+        return integer
     }
 
     private func pixelCount(_ value: JSONValue, at path: String) -> Int? {
-        guard case .number(let number) = value, number == number.rounded(), number >= 2, number < 1e6,
-              Int(number) % 2 == 0
+        guard case .number(let number) = value, let pixels = number.integer, pixels >= 2, pixels < 1_000_000, pixels % 2 == 0
         else { return mismatch(path, "a positive even number of pixels", value) }
-        return Int(number)
+        return pixels
     }
 
     private func fraction(_ value: JSONValue, at path: String, positive: Bool) -> Double? {
-        guard case .number(let number) = value, number <= 1 + Self.tolerance, positive ? number > 0 : number >= 0 else {
+        guard case .number(let json) = value, case let number = json.value, number <= 1 + Self.tolerance,
+              positive ? number > 0 : number >= 0 else {
             return mismatch(path, positive ? "a fraction of the canvas in (0, 1]" : "a fraction of the canvas in [0, 1]", value)
         }
         return min(number, 1)
@@ -222,8 +227,20 @@ final class LayoutReader {
     }
 
     private func mismatch<T>(_ path: String, _ expected: String, _ found: JSONValue) -> T? {
-        report(path, "expected \(expected), found \(found.summary)")
+        report(path, "expected \(expected), found \(Self.summary(found))")
         return nil
+    }
+
+    /// How a found value reads in a layout problem: `"stretch"`, `1.5`, `true`, `an object`.
+    private static func summary(_ value: JSONValue) -> String {
+        switch value {
+        case .null: "null"
+        case .bool(let value): String(value)
+        case .number(let number): number.text
+        case .string(let text): JSONValue.quoted(text)
+        case .array: "an array"
+        case .object: "an object"
+        }
     }
 
     private static func alternatives(_ names: [String]) -> String {

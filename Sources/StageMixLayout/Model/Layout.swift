@@ -1,3 +1,4 @@
+import StageMixJSON
 import Foundation
 
 /// A composition layout: the output canvas and the regions that tile the sources on it.
@@ -36,9 +37,9 @@ public struct Layout: Sendable, Hashable, Codable {
     public static func parse(_ data: Data, file: String) throws(LayoutError) -> Layout {
         let root: JSONValue
         do {
-            root = try JSONDecoder().decode(JSONValue.self, from: data)
+            root = try JSONTextParser.parse(Array(data))
         } catch {
-            throw LayoutError(file: file, problems: [LayoutProblem(path: "$", message: "not valid JSON (\(JSONValue.describe(error)))")])
+            throw LayoutError(file: file, problems: [LayoutProblem(path: "$", message: "not valid JSON: \(error)")])
         }
         let reader = LayoutReader()
         let layout = reader.read(root)

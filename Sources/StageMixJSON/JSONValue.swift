@@ -1,6 +1,6 @@
 /// A parsed JSON value that keeps what `JSONSerialization` loses: member order, duplicate keys,
 /// the difference between `true` and `1`, and each number's literal text.
-enum JSONValue: Sendable {
+public enum JSONValue: Sendable {
     case null
     case bool(Bool)
     case number(JSONNumber)
@@ -9,7 +9,7 @@ enum JSONValue: Sendable {
     case object(JSONObject)
 
     /// How a problem report names this value: `the string "x"`, `the number 1.5`, `an array`.
-    var summary: String {
+    public var summary: String {
         switch self {
         case .null: return "null"
         case .bool(let b): return b ? "true" : "false"
@@ -21,7 +21,7 @@ enum JSONValue: Sendable {
     }
 
     /// Compact JSON text of the value, numbers as written.
-    var jsonText: String {
+    public var jsonText: String {
         switch self {
         case .null: return "null"
         case .bool(let b): return b ? "true" : "false"
@@ -33,7 +33,7 @@ enum JSONValue: Sendable {
         }
     }
 
-    static func quoted(_ s: String) -> String {
+    public static func quoted(_ s: String) -> String {
         var out = "\""
         for scalar in s.unicodeScalars {
             switch scalar {
@@ -49,30 +49,5 @@ enum JSONValue: Sendable {
             }
         }
         return out + "\""
-    }
-}
-
-/// A JSON number with its literal text. `integer` is set when the value is a whole number that fits
-/// an `Int` (`3`, `3.0`, `3e0`), as JSON Schema's `integer` type counts them.
-struct JSONNumber: Sendable {
-    var text: String
-    var value: Double
-    var integer: Int?
-}
-
-/// A JSON object in document order. Duplicate keys are kept so the reader can report them.
-struct JSONObject: Sendable {
-    var members: [(key: String, value: JSONValue)]
-
-    /// The first member named `key`.
-    subscript(key: String) -> JSONValue? { members.first { $0.key == key }?.value }
-
-    /// Keys that occur more than once, each once, in order of first repetition.
-    var duplicateKeys: [String] {
-        var seen = Set<String>(), reported = Set<String>(), duplicates: [String] = []
-        for (key, _) in members where !seen.insert(key).inserted && reported.insert(key).inserted {
-            duplicates.append(key)
-        }
-        return duplicates
     }
 }

@@ -1,10 +1,12 @@
 /// A strict RFC 8259 JSON parser producing `JSONValue`, with line and column in its errors.
-struct JSONTextParser {
-    struct SyntaxError: Error, Sendable {
-        var line: Int
-        var column: Int
-        var expected: String
-        var found: String
+public struct JSONTextParser {
+    public struct SyntaxError: Error, Sendable, CustomStringConvertible {
+        public var line: Int
+        public var column: Int
+        public var expected: String
+        public var found: String
+
+        public var description: String { "expected \(expected), found \(found) (line \(line), column \(column))" }
     }
 
     private let bytes: [UInt8]
@@ -15,7 +17,7 @@ struct JSONTextParser {
 
     private init(_ bytes: [UInt8]) { self.bytes = bytes }
 
-    static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> JSONValue {
+    public static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> JSONValue {
         var parser = JSONTextParser(bytes)
         if parser.bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 } // tolerate a UTF-8 BOM
         let value = try parser.value()
