@@ -16,12 +16,27 @@ extension StageMix {
         @Option(name: .customLong("compose-command"), help: "Compose executable and leading arguments, space-separated (default: this binary's compose).")
         var composeCommand: String?
         @Option(name: .customLong("worker-id")) var workerID: String?
+        @Option(help: "Serve Prometheus metrics at http://HOST:PORT/metrics, e.g. 0.0.0.0:9464 (port 0: any free port).")
+        var metrics: String?
+
+        /// `--metrics` split into host and port.
+        var metricsAddress: (host: String, port: Int)? {
+            get throws {
+                guard let metrics else { return nil }
+                guard let colon = metrics.lastIndex(of: ":"), let port = Int(metrics[metrics.index(after: colon)...]),
+                      (0...65535).contains(port), colon > metrics.startIndex else {
+                    throw ValidationError("--metrics must be HOST:PORT, such as 0.0.0.0:9464, not \(metrics)")
+                }
+                return (String(metrics[..<colon]), port)
+            }
+        }
 
         func validate() throws {
             if concurrency < 1 { throw ValidationError("--concurrency must be at least 1") }
             if heartbeatSeconds <= 0 || leaseSeconds <= heartbeatSeconds {
                 throw ValidationError("--lease-seconds must be longer than --heartbeat-seconds")
             }
+            _ = try metricsAddress
         }
 
         func run() async throws {
@@ -35,7 +50,8 @@ extension StageMix {
             try await WorkerProcess.run(
                 queueURL: try queue.url,
                 options: QueueOptions(retry: RetryPolicy(baseDelay: retryBaseSeconds)),
-                configuration: configuration
+                configuration: configuration,
+                metrics: try metricsAddress
             )
         }
     }

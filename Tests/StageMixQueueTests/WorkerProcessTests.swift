@@ -50,7 +50,7 @@ struct WorkerProcessTests {
         var gate: String { "gate=\(directory)/gate" }
 
         func openGate() {
-            FileManager.default.createFile(atPath: "\(directory)/gate", contents: nil)
+            _ = FileManager.default.createFile(atPath: "\(directory)/gate", contents: nil)
         }
 
         func waitForRunning(_ count: Int) async throws {
@@ -229,7 +229,8 @@ struct WorkerProcessTests {
             let out = "\(fixture.directory)/out/panel"
             let id = try await fixture.workers.cli(["enqueue", capture, "--out", out, "--resolution", "320x180", "--preset", "ultrafast"])
             let missing = try await fixture.workers.cli(["enqueue", "\(fixture.directory)/captures/none", "--out", "\(fixture.directory)/out/none"])
-            _ = try fixture.workers.start(name: "real", realCompose: true)
+            let metricsPort = try freeLoopbackPort()
+            _ = try fixture.workers.start(name: "real", realCompose: true, extraArguments: ["--metrics", "127.0.0.1:\(metricsPort)"])
 
             try await fixture.waitFor(id, .succeeded)
             #expect(FileManager.default.fileExists(atPath: "\(out)/hls/index.m3u8"))
@@ -239,6 +240,21 @@ struct WorkerProcessTests {
             try await fixture.waitFor(missing, .dead)
             #expect(try await fixture.state(missing).attempt == 1)
             #expect(fixture.leftovers() == [])
+
+            // Prometheus sees both attempts, nothing running, and the composition's CPU by stage.
+            var metrics = ""
+            try await eventually(10, "both attempts in the metrics") {
+                metrics = try await fixture.workers.httpGet(port: metricsPort, path: "/metrics")
+                return metrics.contains(#"stagemix_worker_attempts_total{outcome="bad_input"} 1"#)
+                    && metrics.contains(#"stagemix_worker_attempts_total{outcome="succeeded"} 1"#)
+            }
+            #expect(metrics.hasPrefix("HTTP/1.1 200 OK"), "\(metrics)")
+            #expect(metrics.contains("text/plain; version=0.0.4"))
+            #expect(metrics.contains("stagemix_worker_running 0\n"))
+            #expect(metrics.contains(#"stagemix_worker_attempts_total{outcome="failed"} 0"#))
+            let encode = metrics.split(separator: "\n").first { $0.hasPrefix(#"stagemix_compose_cpu_seconds_total{stage="encodeMux"}"#) }
+            #expect((encode?.split(separator: " ").last).flatMap { Double($0) } ?? 0 > 0, "\(metrics)")
+            #expect(try await fixture.workers.httpGet(port: metricsPort, path: "/").hasPrefix("HTTP/1.1 404"))
         }
     }
 

@@ -22,6 +22,14 @@ struct AttemptRun {
     private var reportPatience: Double { max(60, configuration.leaseSeconds * 2) }
 
     func run() async {
+        worker.metrics.started()
+        let started = ContinuousClock.now
+        let outcome = await attempt()
+        let elapsed = ContinuousClock.now - started
+        worker.metrics.ended(outcome, seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+    }
+
+    private func attempt() async -> WorkerMetrics.Outcome {
         logger.info("running \(lease)", metadata: ["out": "\(job.spec.out)"])
         let output = AttemptOutput(out: job.spec.out, lease: lease)
         let progress = NIOLockedValueBox<Double?>(nil)
@@ -33,7 +41,7 @@ struct AttemptRun {
             }
         } catch {
             await report("fail") { [lease] queue in _ = try await queue.fail(lease, error: "cannot start compose: \(error)", retryable: true) }
-            return
+            return .failed
         }
 
         if let stop = await supervise(child, progress: progress) {
@@ -44,29 +52,33 @@ struct AttemptRun {
             case .cancelled:
                 logger.info("cancelled \(lease)")
                 await report("cancel") { [lease] queue in _ = try await queue.finishCancelled(lease) }
+                return .cancelled
             case .leaseLost:
                 logger.warning("lost the lease of \(lease); dropped its output")
+                return .leaseLost
             case .shuttingDown:
                 logger.info("shutdown grace over: released \(lease)")
                 await report("release") { [lease] queue in _ = try await queue.release(lease) }
+                return .released
             }
-            return
         }
 
         let exit = await child.waitForExit()
         switch exit {
         case .exited(0):
-            await publish(output)
+            return await publish(output)
         case .exited(65):
             await removeLeftovers(output)
             await report("fail") { [lease, error = failure(exit, child)] queue in
                 _ = try await queue.fail(lease, error: error, retryable: false)
             }
+            return .badInput
         default:
             await removeLeftovers(output)
             await report("fail") { [lease, error = failure(exit, child)] queue in
                 _ = try await queue.fail(lease, error: error, retryable: true)
             }
+            return .failed
         }
     }
 
@@ -98,7 +110,7 @@ struct AttemptRun {
 
     /// Fenced publish: renew the lease, and only if this attempt still holds it, rename the
     /// output into place and mark the job succeeded.
-    private func publish(_ output: AttemptOutput) async {
+    private func publish(_ output: AttemptOutput) async -> WorkerMetrics.Outcome {
         let action: Job.HeartbeatAction
         do {
             action = try await persistently(for: reportPatience) { [queue, lease, configuration] in
@@ -107,22 +119,27 @@ struct AttemptRun {
         } catch {
             logger.error("could not confirm the lease of \(lease) before publishing: \(String(reflecting: error))")
             await removeLeftovers(output)
-            return
+            return .leaseLost
         }
         guard action == .keepRunning else {
             await removeLeftovers(output)
-            if action == .cancel { await report("cancel") { [lease] queue in _ = try await queue.finishCancelled(lease) } }
-            return
+            if action == .cancel {
+                await report("cancel") { [lease] queue in _ = try await queue.finishCancelled(lease) }
+                return .cancelled
+            }
+            return .leaseLost
         }
         do {
             try await AttemptOutput.onFileThread(output.publish)
         } catch {
             await removeLeftovers(output)
             await report("fail") { [lease] queue in _ = try await queue.fail(lease, error: "publish failed: \(error)", retryable: true) }
-            return
+            return .failed
         }
         logger.info("succeeded \(lease)")
+        worker.metrics.addComposeCPU(fromReport: output.final.appendingPathComponent("report.json"))
         await report("succeed") { [lease] queue in _ = try await queue.succeed(lease) }
+        return .succeeded
     }
 
     private func removeLeftovers(_ output: AttemptOutput) async {

@@ -10,6 +10,8 @@ public final class Worker: Service {
     let queue: any JobQueue
     let configuration: WorkerConfiguration
     let logger: Logger
+    /// Counters for `--metrics`; kept whether or not anything serves them.
+    public let metrics = WorkerMetrics()
     private let shutdownRequested = NIOLockedValueBox<ContinuousClock.Instant?>(nil)
 
     public init(queue: any JobQueue, configuration: WorkerConfiguration, logger: Logger = Logger(label: "stagemix.worker")) {

@@ -35,13 +35,15 @@ struct WorkerProcesses {
 
     /// Starts one worker process with short leases and heartbeats, so tests see rescues quickly.
     /// With `realCompose`, the worker runs this binary's own `stagemix compose` instead of the script.
-    func start(name: String, concurrency: Int = 1, shutdownGrace: Double = 10, leaseSeconds: Double = 2, pollSeconds: Double = 0.2, realCompose: Bool = false) throws -> WorkerProcess {
+    func start(name: String, concurrency: Int = 1, shutdownGrace: Double = 10, leaseSeconds: Double = 2, pollSeconds: Double = 0.2,
+               realCompose: Bool = false, extraArguments: [String] = []) throws -> WorkerProcess {
         var arguments = [
             try Self.binary, "worker", "--queue", queueURL, "--concurrency", "\(concurrency)", "--shutdown-grace", "\(shutdownGrace)",
             "--lease-seconds", "\(leaseSeconds)", "--heartbeat-seconds", "0.3", "--poll-seconds", "\(pollSeconds)",
             "--retry-base-seconds", "0.2", "--worker-id", name,
         ]
         if !realCompose { arguments += ["--compose-command", "/bin/bash \(composeScript)"] }
+        arguments += extraArguments
         // exec, so the shell's pid is the worker's: signals go to the worker itself.
         let command = "exec " + arguments.map { "'\($0)'" }.joined(separator: " ") + " >'\(directory)/\(name).log' 2>&1"
         let worker = WorkerProcess(child: try ChildProcess(arguments: ["/bin/bash", "-c", command]) { _ in })
@@ -57,6 +59,11 @@ struct WorkerProcesses {
     /// Runs `stagemix <arguments>` to completion and returns its stdout.
     func cli(_ arguments: [String]) async throws -> String {
         try await run(try Self.binary, arguments + ["--queue", queueURL]).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// `GET path` from a worker's metrics endpoint, through bash's /dev/tcp: the raw HTTP response.
+    func httpGet(port: Int, path: String) async throws -> String {
+        try await run("/bin/bash", ["-c", "exec 3<>/dev/tcp/127.0.0.1/\(port) && printf 'GET \(path) HTTP/1.1\\r\\nHost: localhost\\r\\n\\r\\n' >&3 && cat <&3"])
     }
 
     func logs() -> String {

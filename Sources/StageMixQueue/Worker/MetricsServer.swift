@@ -1,0 +1,53 @@
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// A minimal HTTP endpoint for Prometheus: `GET /metrics` answers the worker's metrics; anything
+/// else is 404. It runs on SwiftNIO's event loops, beside the worker, until closed.
+public final class MetricsServer: Sendable {
+    private let channel: any Channel
+    /// Where it listens (the port is the one the system chose when asked for 0).
+    public var address: SocketAddress? { channel.localAddress }
+
+    public static func start(host: String, port: Int, metrics: WorkerMetrics) async throws -> MetricsServer {
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                channel.pipeline.configureHTTPServerPipeline().flatMap {
+                    channel.pipeline.addHandler(Handler(metrics: metrics))
+                }
+            }
+            .bind(host: host, port: port)
+            .get()
+        return MetricsServer(channel: channel)
+    }
+
+    private init(channel: any Channel) { self.channel = channel }
+
+    public func close() async {
+        try? await channel.close()
+    }
+
+    private final class Handler: ChannelInboundHandler, Sendable {
+        typealias InboundIn = HTTPServerRequestPart
+        typealias OutboundOut = HTTPServerResponsePart
+
+        let metrics: WorkerMetrics
+        init(metrics: WorkerMetrics) { self.metrics = metrics }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            guard case .head(let request) = unwrapInboundIn(data) else { return }
+            let found = request.method == .GET && (request.uri == "/metrics" || request.uri.hasPrefix("/metrics?"))
+            let body = found ? metrics.render() : "not found: try /metrics\n"
+            var headers = HTTPHeaders()
+            headers.add(name: "Content-Type", value: found ? "text/plain; version=0.0.4; charset=utf-8" : "text/plain")
+            headers.add(name: "Content-Length", value: "\(body.utf8.count)")
+            headers.add(name: "Connection", value: "close")
+            let head = HTTPResponseHead(version: request.version, status: found ? .ok : .notFound, headers: headers)
+            context.write(wrapOutboundOut(.head(head)), promise: nil)
+            context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: body)))), promise: nil)
+            let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+            context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in bound.value.close(promise: nil) }
+        }
+    }
+}
