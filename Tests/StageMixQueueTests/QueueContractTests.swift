@@ -36,6 +36,20 @@ struct QueueContractTests {
     }
 
     @Test(arguments: QueueBackend.allCases)
+    func countsJobsByState(backend: QueueBackend) async throws {
+        let (queue, _) = try await backend.open()
+        defer { Task { await queue.close() } }
+        #expect(try await queue.countByState() == Dictionary(uniqueKeysWithValues: JobState.allCases.map { ($0, 0) }))
+        for _ in 0..<3 { _ = try await queue.enqueue(spec(), maxAttempts: 5) }
+        let done = try #require(try await queue.claim(worker: "w", leaseSeconds: 30))
+        #expect(try await queue.succeed(try #require(done.lease)) == .applied)
+        _ = try #require(try await queue.claim(worker: "w", leaseSeconds: 30))
+        let counts = try await queue.countByState()
+        #expect(counts[.queued] == 1 && counts[.running] == 1 && counts[.succeeded] == 1, "\(counts)")
+        #expect(counts[.failed] == 0 && counts[.dead] == 0 && counts[.cancelled] == 0, "\(counts)")
+    }
+
+    @Test(arguments: QueueBackend.allCases)
     func duplicateEnqueueReturnsTheActiveJob(backend: QueueBackend) async throws {
         let (queue, _) = try await backend.open()
         defer { Task { await queue.close() } }

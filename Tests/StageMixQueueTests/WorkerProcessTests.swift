@@ -252,6 +252,10 @@ struct WorkerProcessTests {
             #expect(metrics.contains("text/plain; version=0.0.4"))
             #expect(metrics.contains("stagemix_worker_running 0\n"))
             #expect(metrics.contains(#"stagemix_worker_attempts_total{outcome="failed"} 0"#))
+            // And the queue as it stands: one job succeeded, one dead, none waiting.
+            #expect(metrics.contains(#"stagemix_queue_jobs{state="succeeded"} 1"#), "\(metrics)")
+            #expect(metrics.contains(#"stagemix_queue_jobs{state="dead"} 1"#))
+            #expect(metrics.contains(#"stagemix_queue_jobs{state="queued"} 0"#))
             let encode = metrics.split(separator: "\n").first { $0.hasPrefix(#"stagemix_compose_cpu_seconds_total{stage="encodeMux"}"#) }
             #expect((encode?.split(separator: " ").last).flatMap { Double($0) } ?? 0 > 0, "\(metrics)")
             #expect(try await fixture.workers.httpGet(port: metricsPort, path: "/").hasPrefix("HTTP/1.1 404"))

@@ -21,6 +21,8 @@ public protocol JobQueue: Sendable {
     func job(id: String) async throws -> Job?
     /// Newest first.
     func list(limit: Int) async throws -> [Job]
+    /// How many jobs are in each state (every state present, zero when none).
+    func countByState() async throws -> [JobState: Int]
     /// Returns when work may be available, or after `timeout`, whichever comes first.
     func waitForWork(timeout: Duration) async
     func close() async

@@ -99,6 +99,17 @@ extension SQLJobStore {
         ).map(JobSQL.decode)
     }
 
+    public func countByState() async throws -> [JobState: Int] {
+        var counts = Dictionary(uniqueKeysWithValues: JobState.allCases.map { ($0, 0) })
+        for row in try await read("SELECT state, COUNT(*) AS n FROM stagemix_jobs GROUP BY state", []) {
+            guard let state = row["state"]?.string.flatMap(JobState.init(rawValue:)), let n = row["n"]?.int else {
+                throw QueueError(.corruptRow, "unexpected state count row \(row)")
+            }
+            counts[state] = n
+        }
+        return counts
+    }
+
     static func newJobID() -> String {
         UUID().uuidString.lowercased()
     }

@@ -9,12 +9,13 @@ public final class MetricsServer: Sendable {
     /// Where it listens (the port is the one the system chose when asked for 0).
     public var address: SocketAddress? { channel.localAddress }
 
-    public static func start(host: String, port: Int, metrics: WorkerMetrics) async throws -> MetricsServer {
+    /// Serves `metrics`, and the jobs of `queue` by state when given (read at each scrape, 2 s at most).
+    public static func start(host: String, port: Int, metrics: WorkerMetrics, queue: (any JobQueue)? = nil) async throws -> MetricsServer {
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.pipeline.configureHTTPServerPipeline().flatMap {
-                    channel.pipeline.addHandler(Handler(metrics: metrics))
+                    channel.pipeline.addHandler(Handler(metrics: metrics, queue: queue))
                 }
             }
             .bind(host: host, port: port)
@@ -33,12 +34,33 @@ public final class MetricsServer: Sendable {
         typealias OutboundOut = HTTPServerResponsePart
 
         let metrics: WorkerMetrics
-        init(metrics: WorkerMetrics) { self.metrics = metrics }
+        let queue: (any JobQueue)?
+        init(metrics: WorkerMetrics, queue: (any JobQueue)?) {
+            self.metrics = metrics
+            self.queue = queue
+        }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             guard case .head(let request) = unwrapInboundIn(data) else { return }
             let found = request.method == .GET && (request.uri == "/metrics" || request.uri.hasPrefix("/metrics?"))
-            let body = found ? metrics.render() : "not found: try /metrics\n"
+            let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+            guard found else {
+                respond(bound.value, to: request, found: false, body: "not found: try /metrics\n")
+                return
+            }
+            // The queue is asked off the event loop; a queue that does not answer in time leaves its
+            // gauge out of this scrape rather than holding the scrape up.
+            let (metrics, queue) = (metrics, queue)
+            context.eventLoop.makeFutureWithTask {
+                var counts: [JobState: Int]?
+                if let queue { counts = try? await withDeadline(2) { try await queue.countByState() } }
+                return metrics.render(queue: counts)
+            }.whenSuccess { body in
+                self.respond(bound.value, to: request, found: true, body: body)
+            }
+        }
+
+        private func respond(_ context: ChannelHandlerContext, to request: HTTPRequestHead, found: Bool, body: String) {
             var headers = HTTPHeaders()
             headers.add(name: "Content-Type", value: found ? "text/plain; version=0.0.4; charset=utf-8" : "text/plain")
             headers.add(name: "Content-Length", value: "\(body.utf8.count)")

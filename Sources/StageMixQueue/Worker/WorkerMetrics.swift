@@ -54,8 +54,9 @@ public final class WorkerMetrics: Sendable {
         }
     }
 
-    /// The Prometheus text exposition format (version 0.0.4).
-    public func render() -> String {
+    /// The Prometheus text exposition format (version 0.0.4). `queue` adds the queue's jobs by state, as
+    /// this worker's queue reports them at scrape time (every worker scraped reports the same numbers).
+    public func render(queue: [JobState: Int]? = nil) -> String {
         let s = state.withLockedValue { $0 }
         var out = """
         # HELP stagemix_worker_attempts_total Compose attempts this worker finished, by how they ended.
@@ -78,6 +79,16 @@ public final class WorkerMetrics: Sendable {
         """
         for stage in Self.cpuStages {
             out += "stagemix_compose_cpu_seconds_total{stage=\"\(stage)\"} \(s.composeCPU[stage, default: 0])\n"
+        }
+        if let queue {
+            out += """
+            # HELP stagemix_queue_jobs Jobs in the queue by state (queued and failed are waiting to run).
+            # TYPE stagemix_queue_jobs gauge
+
+            """
+            for state in JobState.allCases {
+                out += "stagemix_queue_jobs{state=\"\(state.rawValue)\"} \(queue[state, default: 0])\n"
+            }
         }
         return out
     }

@@ -18,7 +18,7 @@ public enum WorkerProcess {
         var server: MetricsServer?
         if let metrics {
             do {
-                server = try await MetricsServer.start(host: metrics.host, port: metrics.port, metrics: worker.metrics)
+                server = try await MetricsServer.start(host: metrics.host, port: metrics.port, metrics: worker.metrics, queue: queue)
                 logger.info("metrics at http://\(metrics.host):\(server?.address?.port ?? metrics.port)/metrics")
             } catch {
                 await queue.close()
