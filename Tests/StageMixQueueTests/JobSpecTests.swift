@@ -44,7 +44,10 @@ struct JobSpecTests {
         }
         // No sslmode: libpq's default, prefer (TLS when offered, certificate not checked).
         #expect(try tls("postgres://u@h/db") == PostgresTLS(mode: .prefer))
-        #expect(try tls("postgres://u@h/db?sslmode=disable").configuration == nil)
+        guard case .never = try tls("postgres://u@h/db?sslmode=disable").use else {
+            Issue.record("sslmode=disable must never use TLS")
+            return
+        }
         #expect(try tls("postgres://u@h/db?sslmode=require").verification == .none)
         #expect(try tls("postgres://u@h/db?sslmode=require&sslrootcert=/ca.pem").verification == .noHostnameVerification)
         #expect(try tls("postgres://u@h/db?sslmode=verify-ca").verification == .noHostnameVerification)

@@ -28,20 +28,19 @@ public final class PostgresJobQueue: SQLJobStore {
         if let root = tls.rootCertificatePath, !FileManager.default.isReadableFile(atPath: root) {
             throw QueueError(.badURL, "sslrootcert \(root): no such readable file")
         }
-        let mode: PostgresClient.Configuration.TLS
-        switch (tls.mode, tls.configuration) {
-        case (_, nil): mode = .disable
-        case (.allow, let c?), (.prefer, let c?): mode = .prefer(c)
-        case (_, let c?): mode = .require(c)
+        let mode: PostgresClient.Configuration.TLS = switch tls.use {
+        case .never: .disable
+        case .ifOffered(let c): .prefer(c)
+        case .always(let c): .require(c)
         }
         var configuration = PostgresClient.Configuration(
             host: host, port: port, username: username, password: password, database: database, tls: mode
         )
+        configuration.options.connectTimeout = .seconds(5)
+        configuration.options.keepAliveBehavior = .init(frequency: .seconds(10))
         var logger = Logger(label: "stagemix.queue.postgres")
         logger.logLevel = .critical
         try await probe(host: host, port: port, username: username, password: password, database: database, tls: tls, logger: logger)
-        configuration.options.connectTimeout = .seconds(5)
-        configuration.options.keepAliveBehavior = .init(frequency: .seconds(10))
         let queue = PostgresJobQueue(client: PostgresClient(configuration: configuration, backgroundLogger: logger), logger: logger, options: options)
         do {
             try await queue.transaction { tx in
@@ -65,10 +64,10 @@ public final class PostgresJobQueue: SQLJobStore {
         let where_ = "postgres://\(username)@\(host):\(port)/\(database ?? "") (\(tls))"
         let mode: PostgresConnection.Configuration.TLS
         do {
-            switch (tls.mode, tls.configuration) {
-            case (_, nil): mode = .disable
-            case (.allow, let c?), (.prefer, let c?): mode = .prefer(try NIOSSLContext(configuration: c))
-            case (_, let c?): mode = .require(try NIOSSLContext(configuration: c))
+            switch tls.use {
+            case .never: mode = .disable
+            case .ifOffered(let c): mode = .prefer(try NIOSSLContext(configuration: c))
+            case .always(let c): mode = .require(try NIOSSLContext(configuration: c))
             }
         } catch {
             throw QueueError(.badURL, "TLS settings for \(where_): \(error)")

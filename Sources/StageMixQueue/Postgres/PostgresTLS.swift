@@ -47,12 +47,24 @@ public struct PostgresTLS: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// The client TLS configuration for these settings, nil for `disable`.
-    var configuration: TLSConfiguration? {
-        guard mode != .disable else { return nil }
+    /// When a connection uses TLS, and with which client configuration.
+    enum Use {
+        case never
+        /// TLS when the server offers it, else plain (`allow`, `prefer`).
+        case ifOffered(TLSConfiguration)
+        /// TLS or no connection.
+        case always(TLSConfiguration)
+    }
+
+    /// What these settings ask of a connection: the one place sslmode becomes a TLS policy.
+    var use: Use {
         var configuration = TLSConfiguration.makeClientConfiguration()
         configuration.certificateVerification = verification
         if let rootCertificatePath { configuration.trustRoots = .file(rootCertificatePath) }
-        return configuration
+        switch mode {
+        case .disable: return .never
+        case .allow, .prefer: return .ifOffered(configuration)
+        case .require, .verifyCA, .verifyFull: return .always(configuration)
+        }
     }
 }
