@@ -14,11 +14,12 @@ public struct CPUSeconds: Sendable, Codable, Equatable {
     /// Reading, decoding and mixing the microphones.
     public var audioDecodeMix: Double
 
-    init(total: Double, decodeThread: Double, clock: StageClock) {
+    /// `total` for the whole process; `clock` has the decoding thread's time, all of it charged.
+    init(total: Double, clock: StageClock) {
         func ms(_ s: Double) -> Double { (s * 1000).rounded() / 1000 }
         self.total = ms(total)
-        self.decodeThread = ms(decodeThread)
-        encodeMux = ms(max(0, total - decodeThread))
+        decodeThread = ms(clock.total)
+        encodeMux = ms(max(0, total - clock.total))
         videoDecode = ms(clock[.videoDecode])
         videoCompose = ms(clock[.videoCompose])
         audioDecodeMix = ms(clock[.audioDecodeMix])

@@ -103,7 +103,6 @@ public final class Composer {
                                  elapsedSeconds: Date().timeIntervalSince(started)))
         return Result(frames: frameCount, audioSamples: samplesDone,
                       lostMedia: producer.lostMedia, decodedFrames: producer.decodedFrames,
-                      cpuSeconds: CPUSeconds(total: CurrentThread.processCPUSeconds - cpuStart,
-                                             decodeThread: producer.cpuSeconds, clock: producer.clock))
+                      cpuSeconds: CPUSeconds(total: CurrentThread.processCPUSeconds - cpuStart, clock: producer.clock))
     }
 }

@@ -34,7 +34,6 @@ public struct CompositionJob: Sendable {
         public var cpuSeconds: CPUSeconds
     }
 
-
     /// Composes into `out`: `hls/`, `timeline.json`, `billing.json`, `plan.json`, `report.json`.
     @discardableResult
     public func run(out: URL, progress: (ComposeProgress) -> Void = { _ in },

@@ -18,16 +18,14 @@ public enum CurrentThread {
     }
 
     /// CPU seconds (user + system) the calling thread has used so far.
-    public static var cpuSeconds: Double {
-        var ts = timespec()
-        guard clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0 else { return 0 }
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
+    public static var cpuSeconds: Double { seconds(of: CLOCK_THREAD_CPUTIME_ID) }
 
     /// CPU seconds (user + system) the whole process, every thread, has used so far.
-    public static var processCPUSeconds: Double {
+    public static var processCPUSeconds: Double { seconds(of: CLOCK_PROCESS_CPUTIME_ID) }
+
+    private static func seconds(of clock: clockid_t) -> Double {
         var ts = timespec()
-        guard clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) == 0 else { return 0 }
+        guard clock_gettime(clock, &ts) == 0 else { return 0 }
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 }

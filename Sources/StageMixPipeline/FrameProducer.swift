@@ -40,16 +40,16 @@ final class FrameProducer: @unchecked Sendable {
     /// Media files that could not be read; read after the thread is done.
     var lostMedia: [String: String] { compositor.lostMedia.merging(mix.lostMedia) { a, _ in a } }
     var decodedFrames: [String: Int] { compositor.decoded.framesByFile }
-    /// CPU seconds the thread spent, in all and by stage; read after it is done.
-    private(set) var cpuSeconds = 0.0
+    /// CPU seconds the thread spent, by stage; read after it is done.
     private(set) var clock = StageClock()
 
     /// Starts the thread; `finished` is signalled when it ends.
     func start(finished: DispatchSemaphore) {
         let thread = Thread { [self] in
             CurrentThread.setName("stagemix-decode")
+            clock = StageClock()
             produce()
-            cpuSeconds = CurrentThread.cpuSeconds
+            clock.charge(.other)
             ready.close()
             finished.signal()
         }
@@ -60,7 +60,6 @@ final class FrameProducer: @unchecked Sendable {
         let fps = plan.fps
         var intervalIndex = 0
         var samplesDone = 0
-        clock = StageClock()
         for n in 0..<frameCount {
             guard let canvas = free.take() else { return }
             clock.charge(.other)

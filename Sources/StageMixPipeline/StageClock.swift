@@ -24,4 +24,7 @@ struct StageClock {
     }
 
     subscript(stage: Stage) -> Double { seconds[stage.rawValue] }
+
+    /// Everything charged so far, all stages.
+    var total: Double { seconds.reduce(0, +) }
 }
