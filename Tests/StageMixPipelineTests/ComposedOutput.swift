@@ -1,4 +1,5 @@
 import Foundation
+import StageMixTestSupport
 import StageMixMedia
 import Testing
 
@@ -80,13 +81,6 @@ struct ComposedOutput {
 
 /// Power of one frequency in a block of samples (Goertzel), normalised by length.
 func tonePower(_ frequency: Double, in samples: ArraySlice<Float>, sampleRate: Int = 48_000) -> Double {
-    let coefficient = 2 * cos(2 * .pi * frequency / Double(sampleRate))
-    var s1 = 0.0, s2 = 0.0
-    for x in samples {
-        let s0 = Double(x) + coefficient * s1 - s2
-        s2 = s1
-        s1 = s0
-    }
     let n = Double(max(samples.count, 1))
-    return (s1 * s1 + s2 * s2 - coefficient * s1 * s2) / (n * n)
+    return Goertzel.power(of: frequency, in: samples, sampleRate: Double(sampleRate)) / (n * n)
 }
