@@ -32,6 +32,10 @@ let package = Package(
         .target(name: "StageMixJSON", swiftSettings: swiftSettings),
         // Layout model: regions, tiles, fit. Pure Swift.
         .target(name: "StageMixLayout", dependencies: ["StageMixGeometry", "StageMixJSON"], swiftSettings: swiftSettings),
+        // Publishing output folders safely: staging, atomic exchange, markers, leftovers. Pure Swift over Glibc.
+        .target(name: "StageMixOutput", swiftSettings: swiftSettings),
+        // The compose options, declared once for compose, enqueue and stored jobs. Pure Swift.
+        .target(name: "StageMixOptions", swiftSettings: swiftSettings),
         // Capture model, stage timeline, composition plan, billing. Pure Swift, no FFmpeg.
         .target(name: "StageMixCore", dependencies: ["StageMixLayout", "StageMixJSON"], swiftSettings: swiftSettings),
         // Owner types over FFmpeg and libopus objects; the only importer of CFFmpeg/COpus.
@@ -39,9 +43,10 @@ let package = Package(
         // Capture generator: scenario -> real media files + session.json.
         .target(name: "StageMixSynth", dependencies: ["StageMixCore", "StageMixMedia"], swiftSettings: swiftSettings),
         // Plan -> decode, composite, mix, encode, HLS.
-        .target(name: "StageMixPipeline", dependencies: ["StageMixCore", "StageMixMedia"], swiftSettings: swiftSettings),
+        .target(name: "StageMixPipeline", dependencies: ["StageMixCore", "StageMixMedia", "StageMixOutput"], swiftSettings: swiftSettings),
         // Job queue (SQLite or PostgreSQL) and the worker that runs compose jobs as child processes.
         .target(name: "StageMixQueue", dependencies: [
+            "StageMixOutput", "StageMixOptions",
             .product(name: "SQLiteNIO", package: "sqlite-nio"),
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -54,7 +59,7 @@ let package = Package(
         ], swiftSettings: swiftSettings),
 
         .executableTarget(name: "stagemix", dependencies: [
-            "StageMixCore", "StageMixLayout", "StageMixMedia", "StageMixSynth", "StageMixPipeline", "StageMixQueue",
+            "StageMixCore", "StageMixLayout", "StageMixMedia", "StageMixSynth", "StageMixPipeline", "StageMixQueue", "StageMixOutput", "StageMixOptions",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: swiftSettings),
 
@@ -63,7 +68,8 @@ let package = Package(
         .testTarget(name: "StageMixLayoutTests", dependencies: ["StageMixLayout"], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixCoreTests", dependencies: ["StageMixCore", "StageMixLayout"], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixMediaTests", dependencies: ["StageMixMedia", "StageMixTestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "StageMixQueueTests", dependencies: ["StageMixQueue"], swiftSettings: swiftSettings),
+        .testTarget(name: "StageMixOutputTests", dependencies: ["StageMixOutput"], swiftSettings: swiftSettings),
+        .testTarget(name: "StageMixQueueTests", dependencies: ["StageMixQueue", "StageMixOutput", "StageMixOptions"], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixPipelineTests", dependencies: ["StageMixPipeline", "StageMixSynth", "StageMixCore", "StageMixLayout", "StageMixMedia", "StageMixTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixSynthTests", dependencies: ["StageMixSynth", "StageMixCore", "StageMixMedia", "StageMixTestSupport"], swiftSettings: swiftSettings),
     ]

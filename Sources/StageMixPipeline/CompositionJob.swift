@@ -1,6 +1,7 @@
 import Foundation
 import StageMixCore
 import StageMixLayout
+import StageMixOutput
 
 /// A whole `stagemix compose`: plan, compose, write reports, publish atomically.
 public struct CompositionJob: Sendable {
@@ -34,14 +35,27 @@ public struct CompositionJob: Sendable {
         public var cpuSeconds: CPUSeconds
     }
 
-    /// Composes into `out`: `hls/`, `timeline.json`, `billing.json`, `plan.json`, `report.json`.
+    /// Composes into `out`, replacing an earlier StageMix output there: see ``run(publishingWith:progress:shouldStop:)``.
     @discardableResult
     public func run(out: URL, progress: (ComposeProgress) -> Void = { _ in },
                     shouldStop: () -> Bool = { false }) throws -> Report {
-        let output = try OutputDirectory(target: out)
+        try run(publishingWith: OutputPublisher(target: out, overwrite: true, protecting: [capture.directory]),
+                progress: progress, shouldStop: shouldStop)
+    }
+
+    /// Composes into a staging folder and publishes it whole through `publisher`: `hls/`,
+    /// `timeline.json`, `billing.json`, `plan.json`, `report.json`. Refuses a target the publisher
+    /// will not replace before any work; on any failure the staging folder is removed and the
+    /// target is as it was.
+    @discardableResult
+    public func run(publishingWith publisher: OutputPublisher, progress: (ComposeProgress) -> Void = { _ in },
+                    shouldStop: () -> Bool = { false }) throws -> Report {
+        try publisher.check()
+        publisher.sweepLeftovers()
+        let staging = try publisher.makeStaging()
         do {
             let started = Date()
-            let hls = output.staging.appendingPathComponent("hls")
+            let hls = staging.appendingPathComponent("hls")
             try FileManager.default.createDirectory(at: hls, withIntermediateDirectories: false)
             var lost: [String: String] = [:]
             for problem in CaptureReader.missingMedia(in: capture) { lost[problem.path] = problem.description }
@@ -55,14 +69,14 @@ public struct CompositionJob: Sendable {
                 segmentSeconds: settings.segmentSeconds, segmentFormat: settings.segmentFormat.rawValue,
                 warnings: document.warnings, lostMedia: lost, decodedFrames: result.decodedFrames, composeSeconds: Date().timeIntervalSince(started),
                 cpuSeconds: result.cpuSeconds)
-            try write(document.timeline, to: "timeline.json", in: output.staging)
-            try write(document.billing, to: "billing.json", in: output.staging)
-            try write(document.plan, to: "plan.json", in: output.staging)
-            try write(report, to: "report.json", in: output.staging)
-            try output.publish()
+            try write(document.timeline, to: "timeline.json", in: staging)
+            try write(document.billing, to: "billing.json", in: staging)
+            try write(document.plan, to: "plan.json", in: staging)
+            try write(report, to: "report.json", in: staging)
+            try publisher.publish(staging)
             return report
         } catch {
-            output.discard()
+            publisher.discard(staging)
             throw error
         }
     }

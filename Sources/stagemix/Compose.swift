@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import StageMixCore
 import StageMixMedia
+import StageMixOptions
+import StageMixOutput
 import StageMixPipeline
 
 extension StageMix {
@@ -9,26 +11,42 @@ extension StageMix {
     struct Compose: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Compose a capture into HLS with timeline.json and billing.json.",
-            discussion: "Exit codes: 0 done, 65 bad input (capture, layout, options), 70 internal failure.")
+            discussion: """
+                Exit codes: 0 done, 64 usage error (an option's value), 65 bad input (capture, layout, tables, \
+                an --out StageMix will not replace), 70 internal failure, 130/143 stopped by SIGINT/SIGTERM.
+                """)
 
         @OptionGroup var plan: PlanOptions
         @OptionGroup var encode: EncodeOptions
 
-        @Option(help: "Output directory; written whole or not at all.")
-        var out: String
+        @OptionGroup var target: ComposeTarget
 
         func run() async throws {
+            let signals = StopSignals()
             try await runReportingErrors {
                 MediaLog.setLevel(.error)
-                let (capture, _, doc) = try plan.planDocument()
+                let (capture, _, doc) = try CompositionInput.plan(capture: plan.capture, options: target.options(plan: plan, encode: encode))
                 for warning in doc.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
-                let job = CompositionJob(capture: capture, document: doc, settings: encode.settings)
-                let out = URL(fileURLWithPath: out)
+                let options = target.options(plan: plan, encode: encode)
+                let job = CompositionJob(capture: capture, document: doc, settings: ComposeSettings(options))
+                let out = URL(fileURLWithPath: target.out)
+                let publisher = OutputPublisher(target: out, overwrite: target.overwrite, protecting: [capture.directory])
+                do { try publisher.check() } catch { throw BadInput(error) }
                 // Encoding blocks in C for minutes: it gets a thread of its own, not one of Swift's cooperative pool.
-                let report = try await onOwnThread(named: "stagemix-encode") {
-                    let display = ProgressDisplay()
-                    defer { display.finish() }
-                    return try job.run(out: out, progress: display.show)
+                let report: CompositionJob.Report
+                do {
+                    report = try await onOwnThread(named: "stagemix-encode") {
+                        let display = ProgressDisplay()
+                        defer { display.finish() }
+                        return try job.run(publishingWith: publisher, progress: display.show, shouldStop: { signals.stopRequested })
+                    }
+                } catch {
+                    if let code = signals.exitCode {
+                        FileHandle.standardError.write(Data("stagemix: stopped; \(out.path) is as it was\n".utf8))
+                        throw ExitCode(code)
+                    }
+                    if error is OutputRefusal { throw BadInput(error) }
+                    throw error
                 }
                 for (file, why) in report.lostMedia.sorted(by: { $0.key < $1.key }) {
                     FileHandle.standardError.write(Data("warning: lost media \(file): \(why)\n".utf8))

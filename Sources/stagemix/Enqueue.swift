@@ -1,4 +1,7 @@
 import ArgumentParser
+import Foundation
+import StageMixOptions
+import StageMixOutput
 import StageMixQueue
 
 /// `--queue URL`, shared by the queue commands.
@@ -11,41 +14,42 @@ struct QueueOption: ParsableArguments {
             do { return try QueueURL(queue) } catch { throw ValidationError("\(error)") }
         }
     }
+
+    func validate() throws { _ = try url }
 }
 
 extension StageMix {
     /// `stagemix enqueue`: adds a compose job; the same spec twice gives the same job.
     struct Enqueue: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Queue a compose job and print its id.")
+        static let configuration = CommandConfiguration(
+            abstract: "Queue a compose job and print its id.",
+            discussion: """
+                Takes every option compose takes and checks the job as compose would (capture, layout, \\
+                tables, the output folder) before queueing it. Exit codes: 0 queued, 64 usage error, \\
+                65 bad input, 70 internal failure.
+                """)
 
-        @Argument(help: "The capture directory to compose.") var capture: String
-        @Option(help: "Output directory.") var out: String
-        @Option(help: "Layout name or file.") var layout: String?
-        @Option(help: "Output size, WxH.") var resolution: String?
-        @Option var fps: Int?
-        @Option(name: .customLong("segment-seconds")) var segmentSeconds: Double?
-        @Option(name: .customLong("segment-format"), help: "ts or fmp4.") var segmentFormat: String?
-        @Option var preset: String?
-        @Option(name: .customLong("video-bitrate")) var videoBitrate: String?
-        @Option var crf: Int?
-        @Option(name: .customLong("audio-bitrate")) var audioBitrate: String?
+        @OptionGroup var plan: PlanOptions
+        @OptionGroup var encode: EncodeOptions
+        @OptionGroup var target: ComposeTarget
         @Option(name: .customLong("max-attempts"), help: "Attempts before the job is dead.") var maxAttempts: Int = 5
         @OptionGroup var queue: QueueOption
 
         func validate() throws {
-            if videoBitrate != nil && crf != nil { throw ValidationError("use --video-bitrate or --crf, not both") }
-            if let segmentFormat, !["ts", "fmp4"].contains(segmentFormat) { throw ValidationError("--segment-format is ts or fmp4") }
-            if maxAttempts < 1 { throw ValidationError("--max-attempts must be at least 1") }
+            if !(1...100).contains(maxAttempts) { throw ValidationError("--max-attempts must be between 1 and 100") }
         }
 
         func run() async throws {
-            let spec = JobSpec(
-                capture: capture, out: out, layout: layout, resolution: resolution, fps: fps,
-                segmentSeconds: segmentSeconds, segmentFormat: segmentFormat, preset: preset,
-                videoBitrate: videoBitrate, crf: crf, audioBitrate: audioBitrate
-            )
-            let result = try await queue.url.withQueue { try await $0.enqueue(spec, maxAttempts: maxAttempts) }
-            print(result.id)
+            try await runReportingErrors {
+                let options = target.options(plan: plan, encode: encode)
+                let (capture, _, _) = try CompositionInput.plan(capture: plan.capture, options: options)
+                let publisher = OutputPublisher(target: URL(fileURLWithPath: target.out), overwrite: target.overwrite,
+                                                protecting: [capture.directory])
+                do { try publisher.check() } catch { throw BadInput(error) }
+                let spec = JobSpec(capture: plan.capture, out: target.out, options: options).normalised()
+                let result = try await queue.url.withQueue { try await $0.enqueue(spec, maxAttempts: maxAttempts) }
+                print(result.id)
+            }
         }
     }
 }

@@ -1,4 +1,6 @@
+import Foundation
 import Testing
+import StageMixOptions
 @testable import StageMixQueue
 
 @Suite("Job spec and queue URL")
@@ -11,21 +13,34 @@ struct JobSpecTests {
     }
 
     @Test func equivalentSpecsShareADedupeKey() {
-        let a = JobSpec(capture: "/c/x", out: "/o/x/", layout: "Grid", preset: "FAST", videoBitrate: "3000K")
-        let b = JobSpec(capture: "/c/y/../x", out: "/o/x", layout: "Grid", preset: "fast", videoBitrate: "3000k")
+        let a = JobSpec(capture: "/c/x", out: "/o/x/", options: ComposeOptions(layout: "Grid", preset: "FAST", videoBitrate: "3000K"))
+        let b = JobSpec(capture: "/c/y/../x", out: "/o/x", options: ComposeOptions(layout: "Grid", preset: "fast", videoBitrate: "3000k", overwrite: false))
         #expect(a.dedupeKey == b.dedupeKey)
-        #expect(JobSpec(capture: "/c/x", out: "/o/x", crf: 20).dedupeKey != JobSpec(capture: "/c/x", out: "/o/x", crf: 21).dedupeKey)
-        #expect(JobSpec(capture: "cap", out: "out").normalised(relativeTo: "/work").capture == "/work/cap")
+        #expect(JobSpec(capture: "/c/x", out: "/o/x", options: ComposeOptions(crf: 20)).dedupeKey
+            != JobSpec(capture: "/c/x", out: "/o/x", options: ComposeOptions(crf: 21)).dedupeKey)
+        let relative = JobSpec(capture: "cap", out: "out", options: ComposeOptions(layout: "my.json", prices: "p.json")).normalised(relativeTo: "/work")
+        #expect(relative.capture == "/work/cap" && relative.options.layout == "/work/my.json" && relative.options.prices == "/work/p.json")
+    }
+
+    @Test func aSpecIsStoredFlatAndOldRowsStillRead() throws {
+        let spec = JobSpec(capture: "/c", out: "/o", options: ComposeOptions(fps: 25, crf: 23))
+        #expect(spec.canonicalJSON == #"{"capture":"/c","crf":23,"fps":25,"out":"/o"}"#)
+        // A row stored before the options were shared: `crf` was an integer there.
+        let old = try JSONDecoder().decode(JobSpec.self, from: Data(#"{"capture":"/c","out":"/o","crf":23,"preset":"fast"}"#.utf8))
+        #expect(old == JobSpec(capture: "/c", out: "/o", options: ComposeOptions(preset: "fast", crf: 23)))
     }
 
     @Test func composeArgumentsCarryEveryOption() {
-        let spec = JobSpec(
-            capture: "/c", out: "/o", layout: "grid", resolution: "1280x720", fps: 30, segmentSeconds: 4,
-            segmentFormat: "fmp4", preset: "fast", crf: 23, audioBitrate: "128k"
-        )
-        #expect(spec.composeArguments(outDirectory: "/o.attempt-j-1.tmp") == [
-            "/c", "--out", "/o.attempt-j-1.tmp", "--layout", "grid", "--resolution", "1280x720", "--fps", "30",
-            "--segment-seconds", "4", "--segment-format", "fmp4", "--preset", "fast", "--crf", "23", "--audio-bitrate", "128k",
+        let spec = JobSpec(capture: "/c", out: "/o", options: ComposeOptions(
+            layout: "grid", resolution: "1280x720", fps: 30, pauseGrace: 1.5, prices: "/p.json", tiers: "/t.json",
+            overflowTier: "8K", segmentSeconds: 4, segmentFormat: "fmp4", preset: "fast", crf: 23.5, audioBitrate: "128k",
+            encoderThreads: 2, overwrite: true))
+        // The staging folder the child writes is new: the overwrite is the worker's to do when it publishes.
+        #expect(spec.composeArguments(outDirectory: "/.o.stagemix-1-2-3") == [
+            "/c", "--out", "/.o.stagemix-1-2-3", "--layout", "grid", "--resolution", "1280x720", "--fps", "30",
+            "--pause-grace", "1.5", "--prices", "/p.json", "--tiers", "/t.json", "--overflow-tier", "8K",
+            "--segment-seconds", "4", "--segment-format", "fmp4", "--preset", "fast", "--crf", "23.5", "--audio-bitrate", "128k",
+            "--encoder-threads", "2",
         ])
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import StageMixOptions
 @testable import StageMixQueue
 
 /// The same contract, run against a real SQLite file and a real PostgreSQL server.
@@ -9,7 +10,7 @@ struct QueueContractTests {
     static let noJitter = QueueOptions(retry: RetryPolicy(baseDelay: 1.5, maxDelay: 10, jitter: 0), random: { 0 })
 
     func spec(_ name: String = UUID().uuidString) -> JobSpec {
-        JobSpec(capture: "/captures/\(name)", out: "/out/\(name)", layout: "grid", resolution: "1280x720", fps: 30)
+        JobSpec(capture: "/captures/\(name)", out: "/out/\(name)", options: ComposeOptions(layout: "grid", resolution: "1280x720", fps: 30))
     }
 
     @Test(arguments: QueueBackend.allCases)
@@ -53,11 +54,11 @@ struct QueueContractTests {
     func duplicateEnqueueReturnsTheActiveJob(backend: QueueBackend) async throws {
         let (queue, _) = try await backend.open()
         defer { Task { await queue.close() } }
-        let first = try await queue.enqueue(JobSpec(capture: "/c/show", out: "/o/show", preset: "Fast"), maxAttempts: 5)
+        let first = try await queue.enqueue(JobSpec(capture: "/c/show", out: "/o/show", options: ComposeOptions(preset: "Fast")), maxAttempts: 5)
         // Same spec written differently: redundant path parts, upper-case option word.
-        let again = try await queue.enqueue(JobSpec(capture: "/c/./x/../show/", out: "/o/show", preset: "fast"), maxAttempts: 5)
+        let again = try await queue.enqueue(JobSpec(capture: "/c/./x/../show/", out: "/o/show", options: ComposeOptions(preset: "fast")), maxAttempts: 5)
         #expect(again == EnqueueResult(id: first.id, created: false))
-        let other = try await queue.enqueue(JobSpec(capture: "/c/show", out: "/o/show", preset: "slow"), maxAttempts: 5)
+        let other = try await queue.enqueue(JobSpec(capture: "/c/show", out: "/o/show", options: ComposeOptions(preset: "slow")), maxAttempts: 5)
         #expect(other.created && other.id != first.id)
 
         // While running it is still the same job; once finished, the spec can be queued anew.
@@ -65,9 +66,9 @@ struct QueueContractTests {
         while let job = try await queue.claim(worker: "w", leaseSeconds: 30) {
             if job.id == first.id { lease = job.lease }
         }
-        #expect(try await queue.enqueue(JobSpec(capture: "/c/show", out: "/o/show", preset: "fast"), maxAttempts: 5).id == first.id)
+        #expect(try await queue.enqueue(JobSpec(capture: "/c/show", out: "/o/show", options: ComposeOptions(preset: "fast")), maxAttempts: 5).id == first.id)
         #expect(try await queue.succeed(try #require(lease)) == .applied)
-        let fresh = try await queue.enqueue(JobSpec(capture: "/c/show", out: "/o/show", preset: "fast"), maxAttempts: 5)
+        let fresh = try await queue.enqueue(JobSpec(capture: "/c/show", out: "/o/show", options: ComposeOptions(preset: "fast")), maxAttempts: 5)
         #expect(fresh.created && fresh.id != first.id)
     }
 

@@ -128,6 +128,33 @@ struct WorkerProcessTests {
         }
     }
 
+    @Test func aJobIsNeverPublishedOverWhatStageMixDidNotWrite() async throws {
+        try await withFixture(.sqlite) { fixture in
+            // Refused before compose runs: the folder holds someone's files.
+            let early = try await fixture.enqueue("photos", behaviour: "steps=1")
+            try FileManager.default.createDirectory(atPath: early.out, withIntermediateDirectories: true)
+            try "cat".write(toFile: "\(early.out)/cat.jpg", atomically: false, encoding: .utf8)
+            // Refused at publish: the folder appears while the job runs.
+            let late = try await fixture.enqueue("late", behaviour: "steps=1; \(fixture.gate)")
+            _ = try fixture.workers.start(name: "careful")
+            try await fixture.waitFor(early.id, .dead)
+            #expect(ComposeScript.runs(of: early.capture) == 0)
+            try await fixture.waitForRunning(1)
+            try FileManager.default.createDirectory(atPath: late.out, withIntermediateDirectories: true)
+            try "dog".write(toFile: "\(late.out)/dog.jpg", atomically: false, encoding: .utf8)
+            fixture.openGate()
+            try await fixture.waitFor(late.id, .dead)
+            for (job, file, text) in [(early, "cat.jpg", "cat"), (late, "dog.jpg", "dog")] {
+                let state = try await fixture.state(job.id)
+                #expect(state.attempt == 1)
+                #expect(state.lastError?.contains("did not write") == true, "\(state.lastError ?? "")")
+                #expect(try FileManager.default.contentsOfDirectory(atPath: job.out) == [file])
+                #expect(try String(contentsOfFile: "\(job.out)/\(file)", encoding: .utf8) == text)
+            }
+            #expect(fixture.leftovers() == [])
+        }
+    }
+
     @Test func sigtermLetsTheJobInHandFinish() async throws {
         try await withFixture(.sqlite) { fixture in
             let job = try await fixture.enqueue("graceful", behaviour: "steps=10; delay=0.15")
@@ -182,10 +209,8 @@ struct WorkerProcessTests {
     @Test func failuresAreRetriedAndBadInputIsDeadAtOnce() async throws {
         try await withFixture(.sqlite) { fixture in
             let flaky = try await fixture.enqueue("flaky", behaviour: "fail_runs=2")
-            // Enqueued through the CLI, twice: one job.
-            let capture = try ComposeScript.makeCapture(in: fixture.directory, name: "bad", behaviour: "code=65")
-            let bad = try await fixture.workers.cli(["enqueue", capture, "--out", "\(fixture.directory)/out/bad"])
-            #expect(try await fixture.workers.cli(["enqueue", capture, "--out", "\(fixture.directory)/out/bad"]) == bad)
+            let bad = try await fixture.enqueue("bad", behaviour: "code=65").id
+            let usage = try await fixture.enqueue("usage", behaviour: "code=64").id
 
             _ = try fixture.workers.start(name: "retrier")
             try await fixture.waitFor(flaky.id, .succeeded)
@@ -197,6 +222,9 @@ struct WorkerProcessTests {
             #expect(dead.attempt == 1)
             #expect(dead.lastError?.contains("bad input") == true)
             #expect(dead.lastError?.contains("failing with 65 on purpose") == true)
+            try await fixture.waitFor(usage, .dead)
+            #expect(try await fixture.state(usage).attempt == 1)
+            #expect(try await fixture.state(usage).lastError?.contains("usage error") == true)
             let listing = try await fixture.workers.cli(["jobs", "list"])
             #expect(listing.contains(bad) && listing.contains("dead") && listing.contains("bad input"))
             #expect(fixture.leftovers() == [])
@@ -228,7 +256,13 @@ struct WorkerProcessTests {
             try await run(try WorkerProcesses.binary, ["synth", "panel", "--out", capture, "--duration", "2", "--jobs", "1"])
             let out = "\(fixture.directory)/out/panel"
             let id = try await fixture.workers.cli(["enqueue", capture, "--out", out, "--resolution", "320x180", "--preset", "ultrafast"])
-            let missing = try await fixture.workers.cli(["enqueue", "\(fixture.directory)/captures/none", "--out", "\(fixture.directory)/out/none"])
+            // Enqueued twice: one job.
+            #expect(try await fixture.workers.cli(["enqueue", capture, "--out", out, "--preset", "ultrafast", "--resolution", "320x180"]) == id)
+            // A capture that goes away after it was queued is bad input when compose runs: dead at once.
+            let gone = "\(fixture.directory)/captures/gone"
+            try await run(try WorkerProcesses.binary, ["synth", "panel", "--out", gone, "--duration", "1", "--jobs", "1"])
+            let missing = try await fixture.workers.cli(["enqueue", gone, "--out", "\(fixture.directory)/out/none"])
+            try FileManager.default.removeItem(atPath: "\(gone)/session.json")
             let metricsPort = try freeLoopbackPort()
             _ = try fixture.workers.start(name: "real", realCompose: true, extraArguments: ["--metrics", "127.0.0.1:\(metricsPort)"])
 
@@ -236,7 +270,6 @@ struct WorkerProcessTests {
             #expect(FileManager.default.fileExists(atPath: "\(out)/hls/index.m3u8"))
             #expect(FileManager.default.fileExists(atPath: "\(out)/timeline.json"))
             #expect(try await fixture.state(id).progress == 100)
-            // A capture that is not there is bad input: compose exits 65 and the job is dead at once.
             try await fixture.waitFor(missing, .dead)
             #expect(try await fixture.state(missing).attempt == 1)
             #expect(fixture.leftovers() == [])

@@ -1,57 +1,44 @@
 import Foundation
+import StageMixOutput
 
-/// Where one attempt writes, and how its result is published. The child writes to
-/// `<out>.attempt-<job>-<n>.tmp` beside the final directory; the worker renames it over
-/// `<out>` only while the attempt still holds its lease, so readers of `<out>` see either the
-/// previous whole output or the new whole output, never a half.
+/// Where one attempt writes, and how its result is published. The compose child writes to a
+/// staging name of this worker's beside the final folder (`.<out>.stagemix-<worker pid>-…`); the
+/// worker publishes it over `<out>` through the same ``OutputPublisher`` `compose` uses, only while
+/// the attempt still holds its lease. Readers of `<out>` see the previous whole output or the new
+/// one, never a half, and nothing StageMix did not write is ever replaced.
 struct AttemptOutput: Sendable {
     let final: URL
     let attemptDirectory: URL
-    private let prefix: String
+    private let publisher: OutputPublisher
 
-    init(out: String, lease: JobLease) {
-        final = URL(fileURLWithPath: out)
-        prefix = "\(final.lastPathComponent).attempt-\(lease.jobID)-"
-        attemptDirectory = final.deletingLastPathComponent().appendingPathComponent("\(prefix)\(lease.attempt).tmp")
+    init(spec: JobSpec, lease: JobLease) {
+        final = URL(fileURLWithPath: spec.out)
+        publisher = OutputPublisher(target: final, overwrite: spec.options.overwrite ?? false, job: lease.jobID,
+                                    protecting: [URL(fileURLWithPath: spec.capture)])
+        attemptDirectory = publisher.stagingPath()
     }
 
-    /// Removes what any attempt of this job left beside the output (a killed worker's temp dir,
-    /// the child's own temp dirs), so a rescued job never leaves half an output behind.
+    /// Removes this attempt's folder and whatever dead processes left for this output (a killed
+    /// worker's staging, a killed child's), never a live process's.
     func removeAttemptLeftovers() {
-        let parent = final.deletingLastPathComponent()
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? []
-        for name in names where name.hasPrefix(prefix) {
-            try? FileManager.default.removeItem(at: parent.appendingPathComponent(name))
-        }
+        try? FileManager.default.removeItem(at: attemptDirectory)
+        publisher.sweepLeftovers()
     }
 
+    /// Refuses an output the job may not replace (bad input: the job is not retried), then sweeps.
     func prepare() throws {
+        try publisher.check()
         try FileManager.default.createDirectory(at: final.deletingLastPathComponent(), withIntermediateDirectories: true)
-        removeAttemptLeftovers()
+        publisher.sweepLeftovers()
     }
 
-    /// Moves the attempt's directory to the final path, replacing an older output if there is one.
+    /// Moves the attempt's folder to the final path, replacing an earlier output if it may.
     func publish() throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: attemptDirectory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw QueueError(.corruptRow, "compose exited 0 but wrote no directory at \(attemptDirectory.path)")
         }
-        let replaced = final.deletingLastPathComponent().appendingPathComponent("\(prefix)replaced.tmp")
-        if FileManager.default.fileExists(atPath: final.path) {
-            try? FileManager.default.removeItem(at: replaced)
-            try rename(final, replaced)
-        }
-        try rename(attemptDirectory, final)
-        try? FileManager.default.removeItem(at: replaced)
-    }
-
-    private func rename(_ from: URL, _ to: URL) throws {
-        guard Foundation.rename(from.path, to.path) == 0 else {
-            let code = errno
-            throw NSError(domain: NSPOSIXErrorDomain, code: Int(code), userInfo: [
-                NSLocalizedDescriptionKey: "rename \(from.path) -> \(to.path): \(String(cString: strerror(code)))",
-            ])
-        }
+        try publisher.publish(attemptDirectory)
     }
 }
 

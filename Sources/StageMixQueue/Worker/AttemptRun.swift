@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
+import StageMixOutput
 
 /// One attempt of one job: spawn the compose child, renew the lease while it runs, then
 /// publish and report, or stop it when cancelled, when the lease is lost, or at shutdown.
@@ -31,11 +32,19 @@ struct AttemptRun {
 
     private func attempt() async -> WorkerMetrics.Outcome {
         logger.info("running \(lease)", metadata: ["out": "\(job.spec.out)"])
-        let output = AttemptOutput(out: job.spec.out, lease: lease)
+        let output = AttemptOutput(spec: job.spec, lease: lease)
         let progress = NIOLockedValueBox<Double?>(nil)
         let child: ChildProcess
         do {
             try await AttemptOutput.onFileThread(output.prepare)
+        } catch let refusal as OutputRefusal {
+            await report("fail") { [lease] queue in _ = try await queue.fail(lease, error: "bad input: \(refusal)", retryable: false) }
+            return .badInput
+        } catch {
+            await report("fail") { [lease] queue in _ = try await queue.fail(lease, error: "cannot prepare \(job.spec.out): \(error)", retryable: true) }
+            return .failed
+        }
+        do {
             child = try ChildProcess(arguments: configuration.composeCommand + job.spec.composeArguments(outDirectory: output.attemptDirectory.path)) { line in
                 if let percent = ComposeEvent.progress(in: line) { progress.withLockedValue { $0 = percent } }
             }
@@ -67,7 +76,8 @@ struct AttemptRun {
         switch exit {
         case .exited(0):
             return await publish(output)
-        case .exited(65):
+        case .exited(64), .exited(65):
+            // A usage error or bad input fails the same way however often it is tried.
             await removeLeftovers(output)
             await report("fail") { [lease, error = failure(exit, child)] queue in
                 _ = try await queue.fail(lease, error: error, retryable: false)
@@ -131,6 +141,11 @@ struct AttemptRun {
         }
         do {
             try await AttemptOutput.onFileThread(output.publish)
+        } catch let refusal as OutputRefusal {
+            // Something not StageMix's appeared at the output while the job ran: never replace it, never retry.
+            await removeLeftovers(output)
+            await report("fail") { [lease] queue in _ = try await queue.fail(lease, error: "bad input: \(refusal)", retryable: false) }
+            return .badInput
         } catch {
             await removeLeftovers(output)
             await report("fail") { [lease] queue in _ = try await queue.fail(lease, error: "publish failed: \(error)", retryable: true) }
@@ -147,7 +162,7 @@ struct AttemptRun {
     }
 
     private func failure(_ exit: ChildProcess.Exit, _ child: ChildProcess) -> String {
-        let kind = exit == .exited(65) ? "bad input" : "compose failed"
+        let kind = exit == .exited(65) ? "bad input" : exit == .exited(64) ? "usage error" : "compose failed"
         let tail = child.stderrTail.trimmingCharacters(in: .whitespacesAndNewlines)
         return tail.isEmpty ? "\(kind) (\(exit))" : "\(kind) (\(exit)): \(tail.suffix(1000))"
     }

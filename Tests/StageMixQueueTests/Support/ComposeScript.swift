@@ -20,7 +20,8 @@ enum ComposeScript {
         [ -f "$capture/behaviour" ] && . "$capture/behaviour"
         echo "$$" >> "$capture/runs"
         run=$(wc -l < "$capture/runs")
-        tmp="$out.partial.$$"
+        # Staged as compose stages: a hidden name beside --out naming this process, which the worker sweeps once it is dead.
+        tmp="$(dirname "$out")/.$(basename "$out").stagemix-$$-$(cut -d' ' -f22 /proc/$$/stat)-1"
         mkdir -p "$tmp"
         for i in $(seq 1 "$steps"); do
           sleep "$delay"
@@ -60,7 +61,8 @@ enum ComposeScript {
 
     /// True if `out` holds a whole output of `steps` segments and a playlist.
     static func isWhole(_ out: String, steps: Int) -> Bool {
-        let names = Set((try? FileManager.default.contentsOfDirectory(atPath: out)) ?? [])
+        // The publisher adds its marker to every output.
+        let names = Set((try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []).subtracting([".stagemix-output"])
         return names == Set((1...steps).map { "segment\($0).ts" } + ["playlist.m3u8"])
     }
 }

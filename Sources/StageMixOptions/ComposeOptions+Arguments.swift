@@ -1,0 +1,62 @@
+import Foundation
+
+extension ComposeOptions {
+    /// The options as `stagemix compose` arguments, set ones only; parsing them gives this value back.
+    public var arguments: [String] {
+        var args: [String] = []
+        func add(_ flag: String, _ value: String?) { if let value { args += [flag, value] } }
+        add("--layout", layout)
+        add("--resolution", resolution)
+        add("--fps", fps.map(String.init))
+        add("--pause-grace", pauseGrace.map(Self.plain))
+        add("--prices", prices)
+        add("--tiers", tiers)
+        add("--overflow-tier", overflowTier)
+        add("--segment-seconds", segmentSeconds.map(Self.plain))
+        add("--segment-format", segmentFormat)
+        add("--preset", preset)
+        add("--video-bitrate", videoBitrate)
+        add("--crf", crf.map(Self.plain))
+        add("--audio-bitrate", audioBitrate)
+        add("--encoder-threads", encoderThreads.map(String.init))
+        if overwrite == true { args.append("--overwrite") }
+        return args
+    }
+
+    /// Absolute, standardised file paths and trimmed, lower-cased words, so that two spellings of
+    /// one request are one job.
+    public func normalised(relativeTo directory: String = FileManager.default.currentDirectoryPath) -> ComposeOptions {
+        func word(_ s: String?) -> String? {
+            guard let t = s?.trimmingCharacters(in: .whitespaces), !t.isEmpty else { return nil }
+            return t.lowercased()
+        }
+        func file(_ s: String?) -> String? {
+            guard let t = s?.trimmingCharacters(in: .whitespaces), !t.isEmpty else { return nil }
+            return Self.absolute(t, relativeTo: directory)
+        }
+        var n = self
+        // A layout is a built-in name or a file; only a file path is made absolute.
+        if let l = layout?.trimmingCharacters(in: .whitespaces), !l.isEmpty {
+            n.layout = (l.contains("/") || l.hasSuffix(".json")) ? Self.absolute(l, relativeTo: directory) : l
+        } else {
+            n.layout = nil
+        }
+        n.prices = file(prices)
+        n.tiers = file(tiers)
+        n.resolution = word(resolution)
+        n.segmentFormat = word(segmentFormat)
+        n.preset = word(preset)
+        n.videoBitrate = word(videoBitrate)
+        n.audioBitrate = word(audioBitrate)
+        if overwrite == false { n.overwrite = nil }
+        return n
+    }
+
+    /// `path` made absolute against `directory`, standardised, without a trailing slash.
+    public static func absolute(_ path: String, relativeTo directory: String) -> String {
+        let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : URL(fileURLWithPath: directory).appendingPathComponent(path)
+        var s = url.standardizedFileURL.path
+        while s.count > 1 && s.hasSuffix("/") { s.removeLast() }
+        return s
+    }
+}

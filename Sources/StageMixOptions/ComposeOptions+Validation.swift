@@ -1,0 +1,77 @@
+import Foundation
+
+/// A compose option with a value out of range or of the wrong shape: a usage error (exit 64).
+public struct OptionError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The option as typed, such as `--resolution`.
+    public var option: String
+    public var message: String
+
+    public init(_ option: String, _ message: String) {
+        self.option = option
+        self.message = message
+    }
+
+    public var description: String { "\(option) \(message)" }
+}
+
+extension ComposeOptions {
+    /// Throws the first ``OptionError``; checks shapes and ranges only, never reads a file.
+    public func validate() throws {
+        if let resolution, Self.size(resolution) == nil {
+            throw OptionError("--resolution", "must be WxH with even numbers from \(Self.minSide)x\(Self.minSide) to \(Self.maxWidth)x\(Self.maxHeight), such as 1280x720; got \(resolution)")
+        }
+        try check("--fps", fps.map(Double.init), in: Double(Self.fpsRange.lowerBound)...Double(Self.fpsRange.upperBound))
+        try check("--pause-grace", pauseGrace, in: Self.pauseGraceRange)
+        try check("--segment-seconds", segmentSeconds, in: Self.segmentSecondsRange)
+        if let segmentFormat, !Self.segmentFormats.contains(segmentFormat) {
+            throw OptionError("--segment-format", "must be ts or fmp4; got \(segmentFormat)")
+        }
+        if let preset, !Self.presets.contains(preset) {
+            throw OptionError("--preset", "must be one of \(Self.presets.joined(separator: ", ")); got \(preset)")
+        }
+        if videoBitrate != nil, crf != nil { throw OptionError("--crf", "and --video-bitrate cannot both be given") }
+        try check("--crf", crf, in: Self.crfRange)
+        try checkBitrate("--video-bitrate", videoBitrate, in: Self.videoBitrateRange)
+        try checkBitrate("--audio-bitrate", audioBitrate, in: Self.audioBitrateRange)
+        try check("--encoder-threads", encoderThreads.map(Double.init),
+                  in: Double(Self.encoderThreadsRange.lowerBound)...Double(Self.encoderThreadsRange.upperBound))
+        for (option, value) in [("--layout", layout), ("--prices", prices), ("--tiers", tiers), ("--overflow-tier", overflowTier)] {
+            if let value, value.trimmingCharacters(in: .whitespaces).isEmpty { throw OptionError(option, "must not be empty") }
+        }
+    }
+
+    private func check(_ option: String, _ value: Double?, in range: ClosedRange<Double>) throws {
+        guard let value else { return }
+        guard value.isFinite, range.contains(value) else {
+            throw OptionError(option, "must be between \(Self.plain(range.lowerBound)) and \(Self.plain(range.upperBound)); got \(Self.plain(value))")
+        }
+    }
+
+    private func checkBitrate(_ option: String, _ text: String?, in range: ClosedRange<Int>) throws {
+        guard let text else { return }
+        guard let bps = Self.bitrate(text), range.contains(bps) else {
+            throw OptionError(option, "must be a bitrate such as 3000k or 3M, from \(range.lowerBound / 1000)k to \(range.upperBound / 1000)k; got \(text)")
+        }
+    }
+
+    /// Parses `3000k`, `3M`, `128000` into bits per second; nil if it is not one or is out of Int's range.
+    public static func bitrate(_ text: String) -> Int? {
+        let lower = text.lowercased()
+        let (digits, scale): (Substring, Double) = lower.hasSuffix("k") ? (lower.dropLast(), 1_000)
+            : lower.hasSuffix("m") ? (lower.dropLast(), 1_000_000) : (Substring(lower), 1)
+        guard let value = Double(digits), value.isFinite, value > 0, value * scale < 1e12 else { return nil }
+        return Int(value * scale)
+    }
+
+    /// Parses `WxH` within the output size limits; both even, as 4:2:0 video needs.
+    public static func size(_ text: String) -> (width: Int, height: Int)? {
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts.allSatisfy({ $0.count <= 6 }), let w = Int(parts[0]), let h = Int(parts[1]),
+              (minSide...maxWidth).contains(w), (minSide...maxHeight).contains(h), w % 2 == 0, h % 2 == 0 else { return nil }
+        return (w, h)
+    }
+
+    static func plain(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+}

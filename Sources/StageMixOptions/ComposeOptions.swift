@@ -1,0 +1,67 @@
+import Foundation
+
+/// Every option of a composition, declared once: `stagemix compose` parses them, `stagemix enqueue`
+/// parses the same and stores them in the job, and the worker turns them back into `compose`'s
+/// arguments. A field left nil takes compose's default. ``validate()`` is the one range check.
+public struct ComposeOptions: Sendable, Codable, Hashable {
+    // What to show and how it is billed.
+    public var layout: String?
+    public var resolution: String?
+    public var fps: Int?
+    public var pauseGrace: Double?
+    public var prices: String?
+    public var tiers: String?
+    public var overflowTier: String?
+    // How it is encoded and segmented.
+    public var segmentSeconds: Double?
+    public var segmentFormat: String?
+    public var preset: String?
+    public var videoBitrate: String?
+    public var crf: Double?
+    public var audioBitrate: String?
+    public var encoderThreads: Int?
+    // Where it goes.
+    /// May an earlier StageMix output be replaced?
+    public var overwrite: Bool?
+
+    public init(layout: String? = nil, resolution: String? = nil, fps: Int? = nil, pauseGrace: Double? = nil,
+                prices: String? = nil, tiers: String? = nil, overflowTier: String? = nil,
+                segmentSeconds: Double? = nil, segmentFormat: String? = nil, preset: String? = nil,
+                videoBitrate: String? = nil, crf: Double? = nil, audioBitrate: String? = nil,
+                encoderThreads: Int? = nil, overwrite: Bool? = nil) {
+        self.layout = layout
+        self.resolution = resolution
+        self.fps = fps
+        self.pauseGrace = pauseGrace
+        self.prices = prices
+        self.tiers = tiers
+        self.overflowTier = overflowTier
+        self.segmentSeconds = segmentSeconds
+        self.segmentFormat = segmentFormat
+        self.preset = preset
+        self.videoBitrate = videoBitrate
+        self.crf = crf
+        self.audioBitrate = audioBitrate
+        self.encoderThreads = encoderThreads
+        self.overwrite = overwrite
+    }
+
+    public static let defaultLayout = "grid"
+    public static let defaultSegmentSeconds = 4.0
+    public static let defaultPreset = "veryfast"
+    public static let defaultVideoBitrate = 3_000_000
+    public static let defaultAudioBitrate = 128_000
+    public static let defaultPauseGraceSeconds = 3.0
+    public static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
+    public static let segmentFormats = ["ts", "fmp4"]
+
+    /// Output sizes: even, at least 16x16, at most 8K.
+    public static let maxWidth = 7680, maxHeight = 4320, minSide = 16
+    public static let fpsRange = 1...120
+    public static let segmentSecondsRange = 0.5...60.0
+    public static let pauseGraceRange = 0.0...3600.0
+    public static let crfRange = 0.0...51.0
+    public static let videoBitrateRange = 100_000...100_000_000
+    public static let audioBitrateRange = 8_000...512_000
+    public static let encoderThreadsRange = 0...64
+}

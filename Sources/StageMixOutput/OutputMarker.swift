@@ -1,0 +1,39 @@
+import Foundation
+
+/// The file every StageMix output holds, naming what StageMix wrote there. A folder is an earlier
+/// StageMix output only if it has this file and nothing the file does not list, so replacing it
+/// can never delete a file someone else put there.
+public struct OutputMarker: Codable, Sendable, Equatable {
+    /// The marker's file name inside an output.
+    public static let fileName = ".stagemix-output"
+    public static let currentFormat = "stagemix.output/1"
+
+    public var format: String
+    /// Top-level names StageMix wrote, sorted.
+    public var entries: [String]
+    /// The queue job that published it, if a worker did.
+    public var job: String?
+    public var publishedAt: String
+
+    public init(entries: [String], job: String?, publishedAt: Date = Date()) {
+        format = Self.currentFormat
+        self.entries = entries.sorted()
+        self.job = job
+        self.publishedAt = ISO8601DateFormatter().string(from: publishedAt)
+    }
+
+    /// The marker of `directory`, or nil if it has none that parses.
+    public static func read(in directory: URL) -> OutputMarker? {
+        let url = directory.appendingPathComponent(fileName)
+        guard let data = FileManager.default.contents(atPath: url.path),
+              let marker = try? JSONDecoder().decode(OutputMarker.self, from: data),
+              marker.format == currentFormat else { return nil }
+        return marker
+    }
+
+    func write(in directory: URL) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        try encoder.encode(self).write(to: directory.appendingPathComponent(Self.fileName))
+    }
+}

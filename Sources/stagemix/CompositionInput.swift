@@ -1,0 +1,29 @@
+import Foundation
+import StageMixCore
+import StageMixLayout
+import StageMixOptions
+
+/// Everything a composition reads before any media: the capture, the layout, the tier and price
+/// tables, and the plan worked out from them. `compose` and `enqueue` both go through here, so a job
+/// is queued only if compose would accept it.
+enum CompositionInput {
+    /// Input problems (a file, a JSON path, a track) are ``BadInput``: exit 65.
+    static func plan(capture: String, options: ComposeOptions) throws -> (Capture, Layout, PlanDocument) {
+        do {
+            let capture = try CaptureReader.read(directory: URL(fileURLWithPath: capture))
+            var layout = try Layout.resolve(options.layout ?? ComposeOptions.defaultLayout)
+            if options.resolution != nil || options.fps != nil {
+                let size = options.resolution.flatMap(ComposeOptions.size).map { CanvasSize(width: $0.width, height: $0.height) }
+                layout = layout.resized(to: size ?? layout.canvas, fps: options.fps)
+            }
+            var tiers = try options.tiers.map { try BillingTiers.load(contentsOf: URL(fileURLWithPath: $0)) } ?? .agora
+            if let overflowTier = options.overflowTier { tiers = try BillingTiers(tiers: tiers.tiers, overflowTier: overflowTier) }
+            let priceTable = try options.prices.map { try PriceTable.load(contentsOf: URL(fileURLWithPath: $0)) }
+            let graceMs = options.pauseGrace.map { Int(($0 * 1000).rounded()) } ?? StageTimeline.defaultPauseGraceMs
+            let doc = try PlanDocument(capture: capture, layout: layout, pauseGraceMs: graceMs, tiers: tiers, prices: priceTable)
+            return (capture, layout, doc)
+        } catch {
+            throw BadInput(error)
+        }
+    }
+}
