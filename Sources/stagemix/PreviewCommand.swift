@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StageMixMedia
+import StageMixOutput
 import StageMixPipeline
 
 extension StageMix {
@@ -16,14 +17,21 @@ extension StageMix {
         @Option(name: .shortAndLong, help: "The PNG file to write.")
         var output: String = "frame.png"
 
+        @Flag(help: "Replace an existing file at --output.")
+        var overwrite = false
+
         func run() throws {
             try runReportingErrors {
                 MediaLog.setLevel(.error)
                 let (capture, _, doc) = try plan.planDocument()
+                let file = OutputFile(target: URL(fileURLWithPath: output), overwrite: overwrite)
                 do {
-                    try StageMixPipeline.Preview.write(capture: capture, plan: doc.plan, atSeconds: at,
-                                                       to: URL(fileURLWithPath: output))
+                    try file.write { staging in
+                        try StageMixPipeline.Preview.write(capture: capture, plan: doc.plan, atSeconds: at, to: staging)
+                    }
                 } catch let error as PreviewError {
+                    throw BadInput(error)
+                } catch let error as OutputRefusal {
                     throw BadInput(error)
                 }
                 print(output)

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import StageMixCore
 import StageMixMedia
+import StageMixOutput
 import StageMixSynth
 
 extension StageMix {
@@ -14,8 +15,11 @@ extension StageMix {
         @Argument(help: "A built-in scenario name or a scenario JSON file.")
         var scenario: String
 
-        @Option(help: "The capture directory to write (its media/, session.json and expected.json are replaced).")
+        @Option(help: "The capture directory to write; written whole, never over a folder StageMix did not write.")
         var out: String
+
+        @Flag(help: "Replace a capture StageMix synthesized earlier at --out.")
+        var overwrite = false
 
         @Option(help: "Video codec: vp8 (WebM) or h264 (MP4).")
         var codec: String = SynthCodec.vp8.rawValue
@@ -41,9 +45,22 @@ extension StageMix {
                 if let jobs { synthesizer.concurrency = jobs }
                 MediaLog.setLevel(.error)
                 let started = Date()
+                // Staged and published as compose's output is: a real capture or any folder StageMix did not write is never touched.
+                let publisher = OutputPublisher(target: URL(fileURLWithPath: out), overwrite: overwrite)
                 let expected: ExpectedMedia
                 do {
-                    expected = try synthesizer.synthesize(scenario, to: URL(fileURLWithPath: out))
+                    try publisher.check()
+                    publisher.sweepLeftovers()
+                    let staging = try publisher.makeStaging()
+                    do {
+                        expected = try synthesizer.synthesize(scenario, to: staging)
+                        try publisher.publish(staging)
+                    } catch {
+                        publisher.discard(staging)
+                        throw error
+                    }
+                } catch let error as OutputRefusal {
+                    throw BadInput(error)
                 } catch let error as SynthError {
                     throw BadInput(error)
                 } catch let error as StageMixCore.CaptureError {

@@ -92,6 +92,9 @@ struct CommandLineTests {
         #expect(result.status == 0, "\(result.stderr)")
         let bytes = try Data(contentsOf: png)
         #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]))
-        #expect(try Self.run(["preview", capture.path, "--at", "30", "-o", png.path]).status == 65)
+        let late = try Self.run(["preview", capture.path, "--at", "30", "-o", root.appendingPathComponent("late.png").path])
+        #expect(late.status == 65)
+        #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("late.png").path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).sorted() == ["capture", "frame.png"], "no staging file left")
     }
 }

@@ -128,6 +128,34 @@ struct OutputSafetyCommandTests {
         #expect(FileManager.default.fileExists(atPath: live.path))
     }
 
+    @Test func synthAndPreviewNeverWriteOverWhatStageMixDidNotWrite() throws {
+        let root = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let capture = try Self.capture(in: root)
+        try "photo".write(to: root.appendingPathComponent("photo.png"), atomically: false, encoding: .utf8)
+        let before = Self.snapshot(root)
+        // A real capture (no marker) is a foreign folder to synth, with or without --overwrite.
+        for extra in [[], ["--overwrite"]] {
+            let synth = try CLI.run(["synth", "panel", "--duration", "1", "--out", capture.path] + extra)
+            #expect(synth.status == 65, "\(synth.stderr)")
+            #expect(synth.stderr.contains("did not write"))
+        }
+        let preview = try CLI.run(["preview", capture.path, "--at", "1", "-o", root.appendingPathComponent("photo.png").path])
+        #expect(preview.status == 65)
+        #expect(preview.stderr.contains("--overwrite"))
+        #expect(Self.snapshot(root) == before)
+
+        // Its own synthesized capture synth replaces with --overwrite; preview replaces a file when told.
+        let synthesized = root.appendingPathComponent("synth").path
+        #expect(try CLI.run(["synth", "panel", "--duration", "1", "--out", synthesized]).status == 0)
+        #expect(try CLI.run(["synth", "panel", "--duration", "1", "--out", synthesized]).status == 65)
+        #expect(try CLI.run(["synth", "panel", "--duration", "1", "--out", synthesized, "--overwrite"]).status == 0)
+        let replaced = try CLI.run(["preview", capture.path, "--at", "1", "-o", root.appendingPathComponent("photo.png").path, "--overwrite"])
+        #expect(replaced.status == 0, "\(replaced.stderr)")
+        #expect(try Data(contentsOf: root.appendingPathComponent("photo.png")).starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).sorted() == ["capture", "photo.png", "synth"])
+    }
+
     static func startTicks() -> String {
         let stat = (try? String(contentsOfFile: "/proc/self/stat", encoding: .utf8)) ?? ""
         let afterName = stat[(stat.lastIndex(of: ")") ?? stat.startIndex)...].split(separator: " ")
