@@ -25,6 +25,7 @@ let package = Package(
         .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg",
                        providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libswresample-dev", "libavutil-dev"])]),
         .systemLibrary(name: "COpus", path: "Sources/COpus", providers: [.apt(["libopus-dev"])]),
+        .systemLibrary(name: "CEbur128", path: "Sources/CEbur128", providers: [.apt(["libebur128-dev"])]),
 
         // Rectangles, sizes and colours, shared by layouts and pictures. Pure Swift.
         .target(name: "StageMixGeometry", swiftSettings: swiftSettings),
@@ -38,8 +39,8 @@ let package = Package(
         .target(name: "StageMixOptions", swiftSettings: swiftSettings),
         // Capture model, stage timeline, composition plan, billing. Pure Swift, no FFmpeg.
         .target(name: "StageMixCore", dependencies: ["StageMixLayout", "StageMixJSON"], swiftSettings: swiftSettings),
-        // Owner types over FFmpeg and libopus objects; the only importer of CFFmpeg/COpus.
-        .target(name: "StageMixMedia", dependencies: ["CFFmpeg", "COpus", "StageMixGeometry"], swiftSettings: swiftSettings),
+        // Owner types over FFmpeg, libopus and libebur128 objects; the only importer of the C modules.
+        .target(name: "StageMixMedia", dependencies: ["CFFmpeg", "COpus", "CEbur128", "StageMixGeometry"], swiftSettings: swiftSettings),
         // Capture generator: scenario -> real media files + session.json.
         .target(name: "StageMixSynth", dependencies: ["StageMixCore", "StageMixMedia"], swiftSettings: swiftSettings),
         // Plan -> decode, composite, mix, encode, HLS.

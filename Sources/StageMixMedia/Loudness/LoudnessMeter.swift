@@ -1,0 +1,49 @@
+internal import CEbur128
+import Foundation
+
+/// An EBU R 128 / ITU-R BS.1770 loudness meter over libebur128: integrated loudness (LUFS) and
+/// true peak (dBTP) of everything added to it.
+public final class LoudnessMeter {
+    private var state: UnsafeMutablePointer<ebur128_state>?
+    public let channels: Int
+    private var interleaved: [Float] = []
+
+    public init(channels: Int, sampleRate: Int) throws(MediaError) {
+        self.channels = channels
+        let mode = Int32(EBUR128_MODE_I.rawValue | EBUR128_MODE_TRUE_PEAK.rawValue)
+        state = ebur128_init(UInt32(channels), UInt(sampleRate), mode)
+        guard state != nil else { throw MediaError(.invalidArgument, "libebur128 cannot meter \(channels) channels at \(sampleRate) Hz") }
+    }
+
+    deinit { ebur128_destroy(&state) }
+
+    /// Adds a block given as one array per channel (the shortest sets the length).
+    public func add(planar planes: [[Float]]) {
+        let count = planes.map(\.count).min() ?? 0
+        guard count > 0, planes.count == channels else { return }
+        if interleaved.count < count * channels { interleaved = [Float](repeating: 0, count: count * channels) }
+        interleaved.withUnsafeMutableBufferPointer { out in
+            for (c, plane) in planes.enumerated() {
+                for i in 0..<count { out[i * channels + c] = plane[i] }
+            }
+            _ = ebur128_add_frames_float(state, out.baseAddress, count)
+        }
+    }
+
+    /// Integrated loudness in LUFS; `-inf` for silence (nothing above the absolute gate).
+    public var integratedLUFS: Double {
+        var value = -Double.infinity
+        _ = ebur128_loudness_global(state, &value)
+        return value
+    }
+
+    /// The highest true peak over all channels, in dBTP (`-inf` for silence).
+    public var truePeakDBTP: Double {
+        var highest = 0.0
+        for c in 0..<channels {
+            var peak = 0.0
+            if ebur128_true_peak(state, UInt32(c), &peak) == 0 { highest = max(highest, peak) }
+        }
+        return highest > 0 ? 20 * log10(highest) : -Double.infinity
+    }
+}
