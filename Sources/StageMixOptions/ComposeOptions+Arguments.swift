@@ -19,6 +19,7 @@ extension ComposeOptions {
         add("--crf", crf.map(Self.plain))
         add("--audio-bitrate", audioBitrate)
         add("--encoder-threads", encoderThreads.map(String.init))
+        add("--loudness", loudness)
         if overwrite == true { args.append("--overwrite") }
         return args
     }
@@ -48,6 +49,7 @@ extension ComposeOptions {
         n.preset = word(preset)
         n.videoBitrate = word(videoBitrate)
         n.audioBitrate = word(audioBitrate)
+        n.loudness = word(loudness)
         if overwrite == false { n.overwrite = nil }
         return n
     }

@@ -35,6 +35,11 @@ extension ComposeOptions {
         try checkBitrate("--audio-bitrate", audioBitrate, in: Self.audioBitrateRange)
         try check("--encoder-threads", encoderThreads.map(Double.init),
                   in: Double(Self.encoderThreadsRange.lowerBound)...Double(Self.encoderThreadsRange.upperBound))
+        if let loudness, loudness.lowercased() != "off" {
+            guard let lufs = Double(loudness), lufs.isFinite, Self.loudnessRange.contains(lufs) else {
+                throw OptionError("--loudness", "must be off or a target in LUFS from -40 to -5, such as -16; got \(loudness)")
+            }
+        }
         for (option, value) in [("--layout", layout), ("--prices", prices), ("--tiers", tiers), ("--overflow-tier", overflowTier)] {
             if let value, value.trimmingCharacters(in: .whitespaces).isEmpty { throw OptionError(option, "must not be empty") }
         }

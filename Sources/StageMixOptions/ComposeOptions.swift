@@ -20,6 +20,8 @@ public struct ComposeOptions: Sendable, Codable, Hashable {
     public var crf: Double?
     public var audioBitrate: String?
     public var encoderThreads: Int?
+    /// Integrated loudness target in LUFS, such as `-16`, or `off`.
+    public var loudness: String?
     // Where it goes.
     /// May an earlier StageMix output be replaced?
     public var overwrite: Bool?
@@ -28,7 +30,7 @@ public struct ComposeOptions: Sendable, Codable, Hashable {
                 prices: String? = nil, tiers: String? = nil, overflowTier: String? = nil,
                 segmentSeconds: Double? = nil, segmentFormat: String? = nil, preset: String? = nil,
                 videoBitrate: String? = nil, crf: Double? = nil, audioBitrate: String? = nil,
-                encoderThreads: Int? = nil, overwrite: Bool? = nil) {
+                encoderThreads: Int? = nil, loudness: String? = nil, overwrite: Bool? = nil) {
         self.layout = layout
         self.resolution = resolution
         self.fps = fps
@@ -43,6 +45,7 @@ public struct ComposeOptions: Sendable, Codable, Hashable {
         self.crf = crf
         self.audioBitrate = audioBitrate
         self.encoderThreads = encoderThreads
+        self.loudness = loudness
         self.overwrite = overwrite
     }
 
@@ -64,4 +67,11 @@ public struct ComposeOptions: Sendable, Codable, Hashable {
     public static let videoBitrateRange = 100_000...100_000_000
     public static let audioBitrateRange = 8_000...512_000
     public static let encoderThreadsRange = 0...64
+    public static let loudnessRange = -40.0 ... -5.0
+
+    /// `loudness` as a target: nil for `off`, the default (-16) when not given.
+    public var loudnessTarget: Double? {
+        guard let loudness else { return -16 }
+        return loudness.lowercased() == "off" ? nil : Double(loudness)
+    }
 }

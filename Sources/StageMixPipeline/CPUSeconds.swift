@@ -13,13 +13,16 @@ public struct CPUSeconds: Sendable, Codable, Equatable {
     public var videoCompose: Double
     /// Reading, decoding and mixing the microphones.
     public var audioDecodeMix: Double
+    /// The audio-only loudness pass before composing (decoding and measuring every microphone once).
+    public var loudnessPass: Double
 
     /// `total` for the whole process; `clock` has the decoding thread's time, all of it charged.
-    init(total: Double, clock: StageClock) {
+    init(total: Double, clock: StageClock, loudnessPass: Double = 0) {
         func ms(_ s: Double) -> Double { (s * 1000).rounded() / 1000 }
         self.total = ms(total)
         decodeThread = ms(clock.total)
-        encodeMux = ms(max(0, total - clock.total))
+        encodeMux = ms(max(0, total - clock.total - loudnessPass))
+        self.loudnessPass = ms(loudnessPass)
         videoDecode = ms(clock[.videoDecode])
         videoCompose = ms(clock[.videoCompose])
         audioDecodeMix = ms(clock[.audioDecodeMix])

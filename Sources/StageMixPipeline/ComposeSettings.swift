@@ -15,15 +15,22 @@ public struct ComposeSettings: Sendable {
     public var audioBitrate: Int
     /// Encoder threads; 0 lets x264 choose.
     public var encoderThreads: Int
+    /// Integrated loudness the output is normalised to, in LUFS; nil leaves the mix as it is.
+    public var loudnessLUFS: Double?
+
+    /// Streaming platforms play at -14 to -16 LUFS; -16 leaves headroom for speech.
+    public static let defaultLoudnessLUFS = -16.0
 
     public init(segmentSeconds: Double = 4, segmentFormat: HLSMuxer.SegmentType = .mpegts,
                 preset: String = "veryfast", videoRate: VideoRate = .bitrate(3_000_000),
-                audioBitrate: Int = 128_000, encoderThreads: Int = 0) {
+                audioBitrate: Int = 128_000, encoderThreads: Int = 0,
+                loudnessLUFS: Double? = ComposeSettings.defaultLoudnessLUFS) {
         self.segmentSeconds = segmentSeconds
         self.segmentFormat = segmentFormat
         self.preset = preset
         self.videoRate = videoRate
         self.audioBitrate = audioBitrate
         self.encoderThreads = encoderThreads
+        self.loudnessLUFS = loudnessLUFS
     }
 }

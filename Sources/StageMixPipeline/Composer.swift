@@ -26,6 +26,8 @@ public final class Composer {
         public var decodedFrames: [String: Int]
         /// Where the CPU went: the decoding thread by stage, and the encoders.
         public var cpuSeconds: CPUSeconds
+        /// The loudness pass's gains and the output's measured loudness.
+        public var loudness: LoudnessReport
     }
 
     /// Total output frames: the session's duration at the plan's frame rate, rounded up.
@@ -56,7 +58,13 @@ public final class Composer {
         let audioStream = try muxer.addStream(from: audio)
         try muxer.writeHeader()
 
-        let producer = try FrameProducer(capture: capture, plan: plan, frameCount: plan.intervals.isEmpty ? 0 : frameCount)
+        // The audio-only loudness pass runs first: the gains must be known before the first block is mixed.
+        let levels = try settings.loudnessLUFS.map {
+            try LoudnessAnalysis(capture: capture, plan: plan, targetLUFS: $0).run(shouldStop: shouldStop)
+        }
+        let loudnessCPU = CurrentThread.processCPUSeconds - cpuStart
+        let producer = try FrameProducer(capture: capture, plan: plan, frameCount: plan.intervals.isEmpty ? 0 : frameCount,
+                                         levels: levels)
         let producerDone = DispatchSemaphore(value: 0)
         producer.start(finished: producerDone)
         // Whatever happens here, the decoding thread is stopped and waited for before returning.
@@ -103,6 +111,15 @@ public final class Composer {
                                  elapsedSeconds: Date().timeIntervalSince(started)))
         return Result(frames: frameCount, audioSamples: samplesDone,
                       lostMedia: producer.lostMedia, decodedFrames: producer.decodedFrames,
-                      cpuSeconds: CPUSeconds(total: CurrentThread.processCPUSeconds - cpuStart, clock: producer.clock))
+                      cpuSeconds: CPUSeconds(total: CurrentThread.processCPUSeconds - cpuStart, clock: producer.clock,
+                                             loudnessPass: loudnessCPU),
+                      loudness: LoudnessReport(
+                        targetLUFS: levels?.targetLUFS, inputLUFS: levels?.inputLUFS,
+                        outputLUFS: finite(producer.outputMeter.integratedLUFS),
+                        outputTruePeakDBTP: finite(producer.outputMeter.truePeakDBTP),
+                        trackGainDB: levels?.trackGainDB ?? [:], masterGainDB: levels?.masterGainDB ?? 0))
     }
 }
+
+/// Nil for the meter's `-inf` (silence), which JSON cannot carry.
+private func finite(_ value: Double) -> Double? { value.isFinite ? value : nil }

@@ -33,6 +33,8 @@ public struct CompositionJob: Sendable {
         public var composeSeconds: Double
         /// Where the CPU went, in seconds of CPU time (all threads).
         public var cpuSeconds: CPUSeconds
+        /// Loudness: target, gains, and what the output measured.
+        public var loudness: LoudnessReport
     }
 
     /// Composes into `out`, replacing an earlier StageMix output there: see ``run(publishingWith:progress:shouldStop:)``.
@@ -68,7 +70,7 @@ public struct CompositionJob: Sendable {
                 canvas: "\(plan.canvas.width)x\(plan.canvas.height)", fps: plan.fps, layout: plan.layoutName,
                 segmentSeconds: settings.segmentSeconds, segmentFormat: settings.segmentFormat.rawValue,
                 warnings: document.warnings, lostMedia: lost, decodedFrames: result.decodedFrames, composeSeconds: Date().timeIntervalSince(started),
-                cpuSeconds: result.cpuSeconds)
+                cpuSeconds: result.cpuSeconds, loudness: result.loudness)
             try write(document.timeline, to: "timeline.json", in: staging)
             try write(document.billing, to: "billing.json", in: staging)
             try write(document.plan, to: "plan.json", in: staging)

@@ -26,11 +26,15 @@ final class FrameProducer: @unchecked Sendable {
     /// Canvases in flight: one painting, one queued, one encoding.
     static let canvasCount = 3
 
-    init(capture: Capture, plan: CompositionPlan, frameCount: Int) throws(MediaError) {
+    /// Measures what goes to the AAC encoder.
+    let outputMeter: LoudnessMeter
+
+    init(capture: Capture, plan: CompositionPlan, frameCount: Int, levels: LoudnessAnalysis.Result? = nil) throws(MediaError) {
         self.plan = plan
         self.frameCount = frameCount
         compositor = Compositor(capture: capture, canvas: plan.canvas)
-        mix = AudioMix(capture: capture)
+        mix = AudioMix(capture: capture, levels: levels)
+        outputMeter = try LoudnessMeter(channels: 2, sampleRate: AudioTrackReader.sampleRate)
         ready = Handoff(capacity: Self.canvasCount - 1)
         free = Handoff(capacity: Self.canvasCount)
         for _ in 0..<Self.canvasCount { free.put(try compositor.makeCanvas()) }
@@ -81,6 +85,7 @@ final class FrameProducer: @unchecked Sendable {
                     mix.append(current, start: samplesDone, count: count, to: &planes)
                     samplesDone += count
                 }
+                outputMeter.add(planar: planes)
                 clock.charge(.audioDecodeMix)
                 guard ready.put(.success(ComposedFrame(index: n, canvas: canvas, audio: planes))) else { return }
             } catch {

@@ -27,6 +27,9 @@ struct EncodeOptions: ParsableArguments {
     @Option(help: "x264 threads; 0 lets x264 choose. Default: 0.")
     var encoderThreads: Int?
 
+    @Option(help: "Integrated loudness target in LUFS (EBU R 128, true peak at most -1 dBTP), or off. Default: -16.")
+    var loudness: String?
+
     /// These options' part of ``ComposeOptions``.
     func apply(to options: inout ComposeOptions) {
         options.segmentSeconds = segmentSeconds
@@ -36,6 +39,7 @@ struct EncodeOptions: ParsableArguments {
         options.crf = crf
         options.audioBitrate = audioBitrate
         options.encoderThreads = encoderThreads
+        options.loudness = loudness
     }
 
     func validate() throws {
@@ -55,6 +59,7 @@ extension ComposeSettings {
             videoRate: options.crf.map { .crf($0) }
                 ?? .bitrate(options.videoBitrate.flatMap(ComposeOptions.bitrate) ?? ComposeOptions.defaultVideoBitrate),
             audioBitrate: options.audioBitrate.flatMap(ComposeOptions.bitrate) ?? ComposeOptions.defaultAudioBitrate,
-            encoderThreads: options.encoderThreads ?? 0)
+            encoderThreads: options.encoderThreads ?? 0,
+            loudnessLUFS: options.loudnessTarget)
     }
 }

@@ -26,7 +26,7 @@ struct EnqueueCommandTests {
             "--layout", "spotlight", "--resolution", "640x360", "--fps", "25", "--pause-grace", "1.5",
             "--prices", "\(directory)/prices.json", "--overflow-tier", "Huge", "--segment-seconds", "2",
             "--segment-format", "fmp4", "--preset", "ultrafast", "--crf", "23.5", "--audio-bitrate", "96k",
-            "--encoder-threads", "1",
+            "--encoder-threads", "1", "--loudness", "-18",
         ]
         let enqueued = try await Self.stagemix(["enqueue", capture, "--out", "\(directory)/out", "--overwrite"] + given + ["--queue", queue])
         #expect(enqueued.exit == .exited(0), "\(enqueued.stderr)")
@@ -36,7 +36,7 @@ struct EnqueueCommandTests {
         #expect(spec.options == ComposeOptions(
             layout: "spotlight", resolution: "640x360", fps: 25, pauseGrace: 1.5, prices: "\(directory)/prices.json",
             overflowTier: "Huge", segmentSeconds: 2, segmentFormat: "fmp4", preset: "ultrafast", crf: 23.5,
-            audioBitrate: "96k", encoderThreads: 1, overwrite: true))
+            audioBitrate: "96k", encoderThreads: 1, loudness: "-18", overwrite: true))
         // What the worker hands compose is what was given, and compose accepts it.
         let arguments = spec.composeArguments(outDirectory: "\(directory)/child-out")
         #expect(Array(arguments.dropFirst(3)) == given)
@@ -56,6 +56,7 @@ struct EnqueueCommandTests {
             ([capture, "--crf", "60"], 64, "--crf"),
             ([capture, "--pause-grace", "-1"], 64, "--pause-grace"),
             ([capture, "--video-bitrate", "fast"], 64, "--video-bitrate"),
+            ([capture, "--loudness", "loud"], 64, "--loudness"),
             (["\(directory)/none"], 65, "\(directory)/none"),
             ([capture, "--layout", "nope"], 65, "nope"),
             ([capture, "--prices", "\(directory)/missing.json"], 65, "missing.json"),

@@ -34,13 +34,13 @@ struct JobSpecTests {
         let spec = JobSpec(capture: "/c", out: "/o", options: ComposeOptions(
             layout: "grid", resolution: "1280x720", fps: 30, pauseGrace: 1.5, prices: "/p.json", tiers: "/t.json",
             overflowTier: "8K", segmentSeconds: 4, segmentFormat: "fmp4", preset: "fast", crf: 23.5, audioBitrate: "128k",
-            encoderThreads: 2, overwrite: true))
+            encoderThreads: 2, loudness: "off", overwrite: true))
         // The staging folder the child writes is new: the overwrite is the worker's to do when it publishes.
         #expect(spec.composeArguments(outDirectory: "/.o.stagemix-1-2-3") == [
             "/c", "--out", "/.o.stagemix-1-2-3", "--layout", "grid", "--resolution", "1280x720", "--fps", "30",
             "--pause-grace", "1.5", "--prices", "/p.json", "--tiers", "/t.json", "--overflow-tier", "8K",
             "--segment-seconds", "4", "--segment-format", "fmp4", "--preset", "fast", "--crf", "23.5", "--audio-bitrate", "128k",
-            "--encoder-threads", "2",
+            "--encoder-threads", "2", "--loudness", "off",
         ])
     }
 

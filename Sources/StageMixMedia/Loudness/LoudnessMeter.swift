@@ -37,6 +37,13 @@ public final class LoudnessMeter {
         return value
     }
 
+    /// Loudness of the last 400 ms added, in LUFS (`-inf` for silence).
+    public var momentaryLUFS: Double {
+        var value = -Double.infinity
+        _ = ebur128_loudness_momentary(state, &value)
+        return value
+    }
+
     /// The highest true peak over all channels, in dBTP (`-inf` for silence).
     public var truePeakDBTP: Double {
         var highest = 0.0

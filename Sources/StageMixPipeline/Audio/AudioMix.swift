@@ -6,12 +6,22 @@ final class AudioMix {
     private let capture: Capture
     private var readers: [String: AudioTrackReader] = [:]
     private var failed: Set<String> = []
-    private var mixer = AudioMixer()
+    private var mixer: AudioMixer
+    /// Per-track gains and the master gain from the loudness pass; none when normalisation is off.
+    private let levels: LoudnessAnalysis.Result?
+    private let trackGains: [String: Float]
+    private var scratch: [Float] = []
     private var mono: [Float] = []
     /// Media files that could not be read, with why.
     private(set) var lostMedia: [String: String] = [:]
 
-    init(capture: Capture) { self.capture = capture }
+    init(capture: Capture, levels: LoudnessAnalysis.Result? = nil) {
+        self.capture = capture
+        self.levels = levels
+        trackGains = levels?.trackGains ?? [:]
+        // Normalised output keeps its true peak at most -1 dBTP: the sample ceiling leaves room for inter-sample peaks.
+        mixer = AudioMixer(ceiling: levels == nil ? AudioMixer.defaultCeiling : AudioMixer.normalisedCeiling)
+    }
 
     /// Appends session samples `[start, start + count)` of `interval`, the sum of its unmuted tracks,
     /// to every plane of `planes` (the mix is mono; each output channel carries it).
@@ -23,16 +33,32 @@ final class AudioMix {
         mono.withUnsafeMutableBufferPointer { out in
             for source in audible where !failed.contains(source.file) {
                 do {
-                    try reader(for: source).mix(into: out, from: start)
+                    try mix(source, into: out, from: start)
                 } catch {
                     failed.insert(source.file)
                     lostMedia[source.file] = "\(source.trackId): \(error)"
                     readers[source.trackId] = nil
                 }
             }
+            if let master = levels?.masterGain, master != 1 { for i in out.indices { out[i] *= master } }
             mixer.limit(out)
         }
         for index in planes.indices { planes[index] += mono }
+    }
+
+    /// Adds one track into `out`, through its gain if it has one other than unity.
+    private func mix(_ source: PlannedAudio, into out: UnsafeMutableBufferPointer<Float>, from start: Int) throws(MediaError) {
+        let reader = try reader(for: source)
+        guard let gain = trackGains[source.trackId], gain != 1 else {
+            try reader.mix(into: out, from: start)
+            return
+        }
+        if scratch.count < out.count { scratch = [Float](repeating: 0, count: out.count) }
+        for i in 0..<out.count { scratch[i] = 0 }
+        try scratch.withUnsafeMutableBufferPointer { (buffer) throws(MediaError) in
+            try reader.mix(into: UnsafeMutableBufferPointer(rebasing: buffer[0..<out.count]), from: start)
+        }
+        for i in out.indices { out[i] += gain * scratch[i] }
     }
 
     private func reader(for source: PlannedAudio) throws(MediaError) -> AudioTrackReader {

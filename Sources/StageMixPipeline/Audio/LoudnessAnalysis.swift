@@ -1,0 +1,123 @@
+import Foundation
+import StageMixCore
+import StageMixMedia
+
+/// The audio-only pass before composing: decodes each microphone where the plan makes it audible,
+/// measures it alone (BS.1770), and works out the gains that make the output hit the target:
+/// one static gain per track, so a quiet participant is brought up to the others before the mix
+/// (no compressor, so nothing pumps), and one master gain for the mix.
+///
+/// The mix is never rendered here: each track's momentary energy is kept every 100 ms of session
+/// time, and a mix block's energy is the gain-weighted sum of its tracks' (independent voices).
+struct LoudnessAnalysis {
+    /// What the pass found and decided; `report.json` carries it.
+    struct Result: Sendable, Codable, Equatable {
+        var targetLUFS: Double
+        /// Each audible track measured alone, in LUFS (`nil` if silent).
+        var trackLUFS: [String: Double]
+        /// Gain applied to each track before the mix, in dB.
+        var trackGainDB: [String: Double]
+        /// The output's loudness with no gains at all, as the mix would have been.
+        var inputLUFS: Double?
+        /// Gain applied to the mix, in dB.
+        var masterGainDB: Double
+
+        /// Linear gains, for the mix.
+        var trackGains: [String: Float] { trackGainDB.mapValues { Float(pow(10, $0 / 20)) } }
+        var masterGain: Float { Float(pow(10, masterGainDB / 20)) }
+    }
+
+    /// How far a track is moved towards the loudest: a near-silent mic is not boosted into noise.
+    static let maxBoostDB = 20.0
+    static let maxCutDB = 20.0
+    /// The master gain never exceeds this: a session of near silence stays near silent.
+    static let maxMasterGainDB = 24.0
+    static let hop = AudioTrackReader.sampleRate / 10
+
+    let capture: Capture
+    let plan: CompositionPlan
+    let targetLUFS: Double
+
+    /// Decodes and measures; lost or unreadable tracks simply do not count (the composition reports them).
+    func run(shouldStop: () -> Bool = { false }) throws -> Result {
+        let totalSamples = plan.durationMs * AudioTrackReader.sampleRate / 1000
+        var readers: [String: AudioTrackReader] = [:]
+        var meters: [String: LoudnessMeter] = [:]
+        var failed: Set<String> = []
+        /// Per track: (hop index, momentary energy) for each hop it was audible in.
+        var energies: [String: [(hop: Int, energy: Double)]] = [:]
+        var scratch = [Float](repeating: 0, count: Self.hop)
+        var hopCount = 0
+
+        var start = 0
+        while start < totalSamples {
+            if shouldStop() { throw CancellationError() }
+            let hopEnd = min(totalSamples, start + Self.hop)
+            var heard: Set<String> = []
+            var at = start
+            while at < hopEnd {
+                let ms = at * 1000 / AudioTrackReader.sampleRate
+                guard let interval = plan.interval(atMs: ms) else { break }
+                let end = min(hopEnd, max(at + 1, interval.endMs * AudioTrackReader.sampleRate / 1000))
+                for source in interval.audio where !source.muted && !failed.contains(source.trackId) {
+                    do {
+                        let reader = try readers[source.trackId] ?? AudioTrackReader(
+                            url: capture.mediaURL(source.file), file: source.file,
+                            startOffsetMs: capture.track(source.trackId)?.startOffsetMs ?? 0)
+                        readers[source.trackId] = reader
+                        let meter = try meters[source.trackId] ?? LoudnessMeter(channels: 1, sampleRate: AudioTrackReader.sampleRate)
+                        meters[source.trackId] = meter
+                        let count = end - at
+                        for i in 0..<count { scratch[i] = 0 }
+                        try scratch.withUnsafeMutableBufferPointer { buffer in
+                            try reader.mix(into: UnsafeMutableBufferPointer(rebasing: buffer[0..<count]), from: at)
+                        }
+                        meter.add(planar: [Array(scratch[0..<count])])
+                        heard.insert(source.trackId)
+                    } catch {
+                        failed.insert(source.trackId)
+                        readers[source.trackId] = nil
+                    }
+                }
+                // Readers of tracks no longer audible are closed, as the composition does.
+                readers = readers.filter { id, _ in interval.audio.contains { $0.trackId == id && !$0.muted } }
+                at = end
+            }
+            for id in heard {
+                if let momentary = meters[id]?.momentaryLUFS {
+                    energies[id, default: []].append((hopCount, GatedLoudness.energy(lufs: momentary)))
+                }
+            }
+            hopCount += 1
+            start = hopEnd
+        }
+        return decide(meters: meters, energies: energies, hopCount: hopCount)
+    }
+
+    /// Per-track gains towards a common level, then the master gain that puts the mix on target.
+    private func decide(meters: [String: LoudnessMeter], energies: [String: [(hop: Int, energy: Double)]], hopCount: Int) -> Result {
+        var trackLUFS: [String: Double] = [:]
+        for (id, meter) in meters where meter.integratedLUFS.isFinite { trackLUFS[id] = meter.integratedLUFS }
+        // The common level: the loudest track's, so nobody is turned down more than needed.
+        let reference = trackLUFS.values.max() ?? targetLUFS
+        var gains: [String: Double] = [:]
+        for id in meters.keys {
+            guard let lufs = trackLUFS[id] else { gains[id] = 0; continue }
+            gains[id] = min(Self.maxBoostDB, max(-Self.maxCutDB, reference - lufs))
+        }
+        func mixLUFS(_ gainDB: [String: Double]) -> Double {
+            var blocks = [Double](repeating: 0, count: hopCount)
+            for (id, list) in energies {
+                let g = pow(10, (gainDB[id] ?? 0) / 10)
+                for (hop, energy) in list { blocks[hop] += g * energy }
+            }
+            // The mono mix goes out on both channels: the output's energy is twice the mix's.
+            return GatedLoudness.integrated(blocks.map { $0 * 2 })
+        }
+        let input = mixLUFS([:])
+        let staged = mixLUFS(gains)
+        let master = staged.isFinite ? min(Self.maxMasterGainDB, targetLUFS - staged) : 0
+        return Result(targetLUFS: targetLUFS, trackLUFS: trackLUFS, trackGainDB: gains,
+                      inputLUFS: input.isFinite ? input : nil, masterGainDB: master)
+    }
+}

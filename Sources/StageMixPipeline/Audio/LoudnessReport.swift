@@ -1,0 +1,13 @@
+/// What `report.json` says about loudness: the target, what the mix would have measured, the gains
+/// applied, and what the output measured (EBU R 128, on the mixed audio before AAC).
+public struct LoudnessReport: Sendable, Codable, Equatable {
+    /// Nil when normalisation is off.
+    public var targetLUFS: Double?
+    /// The output as it would have been without any gain (nil when off: the output is that).
+    public var inputLUFS: Double?
+    public var outputLUFS: Double?
+    public var outputTruePeakDBTP: Double?
+    /// Gain applied to each track before the mix, and to the mix, in dB.
+    public var trackGainDB: [String: Double]
+    public var masterGainDB: Double
+}
