@@ -5,6 +5,10 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
+/// StageMixMedia's per-pixel loops (colour conversion) are optimised in debug builds too: at -Onone they
+/// cost more than the encoder, and every test that composes media would measure that instead.
+let mediaKernelSettings: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
 let package = Package(
     name: "StageMix",
     platforms: [.macOS(.v14)],
@@ -40,7 +44,8 @@ let package = Package(
         // Capture model, stage timeline, composition plan, billing. Pure Swift, no FFmpeg.
         .target(name: "StageMixCore", dependencies: ["StageMixLayout", "StageMixJSON"], swiftSettings: swiftSettings),
         // Owner types over FFmpeg, libopus and libebur128 objects; the only importer of the C modules.
-        .target(name: "StageMixMedia", dependencies: ["CFFmpeg", "COpus", "CEbur128", "StageMixGeometry"], swiftSettings: swiftSettings),
+        .target(name: "StageMixMedia", dependencies: ["CFFmpeg", "COpus", "CEbur128", "StageMixGeometry"],
+                swiftSettings: swiftSettings + mediaKernelSettings),
         // Capture generator: scenario -> real media files + session.json.
         .target(name: "StageMixSynth", dependencies: ["StageMixCore", "StageMixMedia"], swiftSettings: swiftSettings),
         // Plan -> decode, composite, mix, encode, HLS.

@@ -27,7 +27,8 @@ struct EncodeOptions: ParsableArguments {
     @Option(help: "x264 threads; 0 lets x264 choose. Default: 0.")
     var encoderThreads: Int?
 
-    @Option(help: "Integrated loudness target in LUFS (EBU R 128, true peak at most -1 dBTP), or off. Default: -16.")
+    // Unconditional: the value is negative (-16), which would otherwise read as an option.
+    @Option(parsing: .unconditional, help: "Integrated loudness target in LUFS (EBU R 128, true peak at most -1 dBTP), or off. Default: -16.")
     var loudness: String?
 
     /// These options' part of ``ComposeOptions``.

@@ -24,7 +24,9 @@ import StageMixMedia
         let colour = RGBColor(r: 200, g: 40, b: 60)
         let settings = VideoEncoderSettings(codecName: c.codec, width: 160, height: 120, frameRate: Rational(25, 1),
                                             rateControl: .bitrate(800_000), gopSize: 25,
-                                            preset: c.codec == "libx264" ? "veryfast" : "realtime", threadCount: 1)
+                                            preset: c.codec == "libx264" ? "veryfast" : "realtime", threadCount: 1,
+                                            // VP8 is BT.601 by definition: its decoders report bt470bg whatever was meant.
+                                            colourSpace: c.codec == "libvpx" ? .bt601 : .bt709)
         try SyntheticMedia.writeSolidVideo(to: url, format: c.format, settings: settings, color: colour, frames: 12)
 
         let demuxer = try Demuxer(url: url)

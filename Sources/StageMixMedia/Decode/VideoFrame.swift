@@ -39,18 +39,23 @@ public final class VideoFrame: @unchecked Sendable {
     public var seconds: Double? { bestEffortTimestamp.map { Double($0) * timeBase.doubleValue } }
     public var isKeyframe: Bool { pointer.pointee.key_frame != 0 }
 
-    /// The colour at (x, y), for yuv420p pictures (nil for other formats).
+    /// How the picture's values map to RGB, from its tags (unspecified: BT.601 limited, as libswscale reads it).
+    public var colourSpace: YUVColourSpace {
+        YUVColourSpace(colorspace: pointer.pointee.colorspace, range: pointer.pointee.color_range, pixelFormat: pointer.pointee.format)
+    }
+
+    /// The colour at (x, y), read in the picture's colour space, for yuv420p pictures (nil for other formats).
     public func pixelRGB(x: Int, y: Int) -> RGBColor? {
         let f = pixelFormat
         guard f == .yuv420p || f == PixelFormat(AV_PIX_FMT_YUVJ420P) else { return nil }
-        return readYUV420PPixel(pointer, x: x, y: y)
+        return readYUV420PPixel(pointer, x: x, y: y, in: colourSpace)
     }
 }
 
-/// Reads one pixel of a yuv420p AVFrame and converts it to RGB (BT.709, limited range).
-func readYUV420PPixel(_ frame: UnsafePointer<AVFrame>, x: Int, y: Int) -> RGBColor {
+/// Reads one pixel of a yuv420p AVFrame and converts it to RGB.
+func readYUV420PPixel(_ frame: UnsafePointer<AVFrame>, x: Int, y: Int, in space: YUVColourSpace) -> RGBColor {
     func sample(_ plane: Int32, _ px: Int, _ py: Int) -> UInt8 {
         cff_frame_data(frame, plane)[py * Int(cff_frame_linesize(frame, plane)) + px]
     }
-    return BT709.rgb(y: sample(0, x, y), u: sample(1, x / 2, y / 2), v: sample(2, x / 2, y / 2))
+    return space.rgb(y: sample(0, x, y), u: sample(1, x / 2, y / 2), v: sample(2, x / 2, y / 2))
 }

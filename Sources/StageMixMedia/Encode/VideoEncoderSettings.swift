@@ -26,11 +26,13 @@ public struct VideoEncoderSettings: Sendable {
     public var globalHeader: Bool
     /// Further codec-private options, e.g. ["cpu-used": "8"].
     public var options: [String: String]
+    /// How the pictures' values are to be read, written into the stream's colour tags.
+    public var colourSpace: YUVColourSpace
 
     public init(codecName: String, width: Int, height: Int, frameRate: Rational,
                 rateControl: RateControl = .crf(23), gopSize: Int = 0, preset: String? = nil,
                 tune: String? = nil, threadCount: Int = 0, globalHeader: Bool = true,
-                options: [String: String] = [:]) {
+                options: [String: String] = [:], colourSpace: YUVColourSpace = .bt709) {
         self.codecName = codecName
         self.width = width
         self.height = height
@@ -42,5 +44,6 @@ public struct VideoEncoderSettings: Sendable {
         self.threadCount = threadCount
         self.globalHeader = globalHeader
         self.options = options
+        self.colourSpace = colourSpace
     }
 }

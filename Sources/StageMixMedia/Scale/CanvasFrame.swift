@@ -6,19 +6,24 @@ internal import CFFmpeg
 public final class CanvasFrame: @unchecked Sendable {
     let pointer: UnsafeMutablePointer<AVFrame>
 
-    public init(width: Int, height: Int) throws(MediaError) {
+    /// How its pixels are to be read: BT.709 limited for compositions; the capture generator also
+    /// writes BT.601 and full-range pictures, as cameras and WebRTC do.
+    public let colourSpace: YUVColourSpace
+
+    public init(width: Int, height: Int, colourSpace: YUVColourSpace = .bt709) throws(MediaError) {
         guard width > 0, height > 0, width % 2 == 0, height % 2 == 0 else {
             throw MediaError(.invalidArgument, "canvas size \(width)x\(height) must be positive and even")
         }
         guard let f = av_frame_alloc() else { throw .outOfMemory("canvas frame") }
         pointer = f
+        self.colourSpace = colourSpace
         f.pointee.width = Int32(width)
         f.pointee.height = Int32(height)
         f.pointee.format = AV_PIX_FMT_YUV420P.rawValue
-        f.pointee.color_range = AVCOL_RANGE_MPEG
-        f.pointee.colorspace = AVCOL_SPC_BT709
-        f.pointee.color_primaries = AVCOL_PRI_BT709
-        f.pointee.color_trc = AVCOL_TRC_BT709
+        f.pointee.color_range = colourSpace.avRange
+        f.pointee.colorspace = colourSpace.avColorspace
+        f.pointee.color_primaries = colourSpace.matrix == .bt709 ? AVCOL_PRI_BT709 : AVCOL_PRI_SMPTE170M
+        f.pointee.color_trc = colourSpace.matrix == .bt709 ? AVCOL_TRC_BT709 : AVCOL_TRC_SMPTE170M
         try Self.allocatePadded(f)
     }
 
@@ -60,12 +65,12 @@ public final class CanvasFrame: @unchecked Sendable {
     }
 
     /// Paints `rect` (the whole canvas when nil) with `color`, converted to
-    /// BT.709 limited-range YUV. The rectangle is clipped to the canvas and its
+    /// the canvas's colour space. The rectangle is clipped to the canvas and its
     /// origin and size rounded down to even numbers (4:2:0 chroma).
     public func fill(rect: Rect? = nil, color: RGBColor) throws(MediaError) {
         try makeWritable()
         guard let r = clip(rect ?? Rect(x: 0, y: 0, width: width, height: height)) else { return }
-        let yuv = BT709.yuv(from: color)
+        let yuv = colourSpace.yuv(from: color)
         fillPlane(0, x: r.x, y: r.y, width: r.width, height: r.height, value: yuv.y)
         fillPlane(1, x: r.x / 2, y: r.y / 2, width: r.width / 2, height: r.height / 2, value: yuv.u)
         fillPlane(2, x: r.x / 2, y: r.y / 2, width: r.width / 2, height: r.height / 2, value: yuv.v)
@@ -88,7 +93,7 @@ public final class CanvasFrame: @unchecked Sendable {
 
     /// The colour at (x, y), converted back to RGB; meant for tests and previews.
     public func pixelRGB(x: Int, y: Int) -> RGBColor {
-        readYUV420PPixel(pointer, x: x, y: y)
+        readYUV420PPixel(pointer, x: x, y: y, in: colourSpace)
     }
 
     /// `rect` intersected with the canvas and aligned for 4:2:0, or nil when empty.

@@ -6,6 +6,7 @@ internal import CFFmpeg
 public final class Scaler: @unchecked Sendable {
     private struct Key: Equatable {
         var srcWidth: Int, srcHeight: Int, srcFormat: Int32, dstWidth: Int, dstHeight: Int
+        var srcColour: YUVColourSpace
     }
 
     private var context: OpaquePointer?
@@ -26,13 +27,16 @@ public final class Scaler: @unchecked Sendable {
         guard let dst = canvas.clip(rect) else { return }
         let crop = try Self.validCrop(sourceCrop, frame: frame)
         try canvas.makeWritable()
-        if crop.width == dst.width, crop.height == dst.height, frame.pixelFormat == .yuv420p {
+        let colour = frame.colourSpace
+        if crop.width == dst.width, crop.height == dst.height,
+           frame.pixelFormat == .yuv420p || frame.pixelFormat == PixelFormat(AV_PIX_FMT_YUVJ420P) {
             try Self.copyPlanes(frame, crop: crop, into: canvas, at: dst)
             copies += 1
+            convertColour(from: colour, canvas: canvas, rect: dst)
             return
         }
         let sws = try context(for: Key(srcWidth: crop.width, srcHeight: crop.height, srcFormat: frame.pixelFormat.raw,
-                                       dstWidth: dst.width, dstHeight: dst.height))
+                                       dstWidth: dst.width, dstHeight: dst.height, srcColour: colour))
 
         let src = try Self.planePointers(frame.pointer, origin: crop)
         let out = try Self.planePointers(canvas.pointer, origin: dst)
@@ -41,6 +45,28 @@ public final class Scaler: @unchecked Sendable {
         let ret = sws_scale(sws, srcSlices, src.strides, 0, Int32(crop.height), out.data, out.strides)
         margin.restore(canvas.pointer, from: marginBuffer)
         try ffCheck(ret, .invalidArgument, "sws_scale \(crop.width)x\(crop.height) \(frame.pixelFormat) -> \(dst.width)x\(dst.height)")
+        if !Self.isRGB(frame.pixelFormat.raw) { convertColour(from: colour, canvas: canvas, rect: dst) }
+    }
+
+    private var conversion: ColourConversion?
+
+    /// Pictures not in the canvas's colour space (BT.601 cameras and all VP8, full-range JPEG-style
+    /// H.264) are converted where they landed; a BT.709 limited picture is left as it is.
+    private func convertColour(from source: YUVColourSpace, canvas: CanvasFrame, rect: Rect) {
+        guard source != canvas.colourSpace else { return }
+        if conversion?.source != source || conversion?.target != canvas.colourSpace {
+            conversion = ColourConversion(from: source, to: canvas.colourSpace)
+        }
+        conversion?.apply(to: canvas.pointer, rect: rect)
+        conversions += 1
+    }
+
+    /// How many pictures went through a colour conversion; tests use it.
+    public private(set) var conversions = 0
+
+    static func isRGB(_ format: Int32) -> Bool {
+        guard let desc = av_pix_fmt_desc_get(AVPixelFormat(rawValue: format)) else { return false }
+        return desc.pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB) != 0
     }
 
     private var marginBuffer: [UInt8] = []
@@ -86,9 +112,17 @@ public final class Scaler: @unchecked Sendable {
                                      flags, nil, nil, nil) else {
             throw MediaError(.unsupportedCodec, "swscale cannot convert \(PixelFormat(raw: newKey.srcFormat)) to yuv420p")
         }
-        // RGB sources convert with BT.709 matrices to match CanvasFrame; YUV->YUV is unaffected.
-        let bt709 = sws_getCoefficients(SWS_CS_ITU709)
-        _ = sws_setColorspaceDetails(c, bt709, 0, bt709, 0, 0, 1 << 16, 1 << 16)
+        if Self.isRGB(newKey.srcFormat) {
+            // RGB sources convert with BT.709 matrices straight into the canvas's values.
+            let bt709 = sws_getCoefficients(SWS_CS_ITU709)
+            _ = sws_setColorspaceDetails(c, bt709, 0, bt709, 0, 0, 1 << 16, 1 << 16)
+        } else {
+            // YUV is only resized here, values untouched (a yuvj source's range too, which swscale
+            // would otherwise convert on its own): ColourConversion then converts matrix and range.
+            let table = sws_getCoefficients(newKey.srcColour.swsColorspace)
+            let range: Int32 = newKey.srcColour.fullRange ? 1 : 0
+            _ = sws_setColorspaceDetails(c, table, range, table, range, 0, 1 << 16, 1 << 16)
+        }
         context = c
         key = newKey
         contextBuilds += 1

@@ -10,6 +10,9 @@ import StageMixMedia
 /// Concurrency's pool), at most `concurrency` at a time.
 public struct CaptureSynthesizer: Sendable {
     public var codec: SynthCodec
+    /// How H.264 layers are coded: BT.709 limited by default; BT.601 or full range as many cameras
+    /// record. VP8 is always BT.601 limited.
+    public var h264ColourSpace: YUVColourSpace = .bt709
     public var concurrency: Int
 
     public init(codec: SynthCodec = .vp8, concurrency: Int = ProcessInfo.processInfo.activeProcessorCount) {
@@ -62,7 +65,7 @@ public struct CaptureSynthesizer: Sendable {
                     jobs.append(.video(VideoLayerWriter(
                         url: directory.appendingPathComponent(file), codec: codec, width: layer.width, height: layer.height,
                         frameRate: scenario.frameRate, keyframeInterval: scenario.keyframeInterval,
-                        pattern: pattern), frames))
+                        pattern: pattern, colourSpace: codec.colourSpace(h264: h264ColourSpace)), frames))
                     return .init(quality: layer.quality.rawValue, width: layer.width, height: layer.height, file: file, frames: frames.count)
                 }
             } else {

@@ -13,18 +13,22 @@ public enum SynthCodec: String, Sendable, Hashable, CaseIterable {
 
     /// Encoder settings for one layer. Solid colours compress to almost nothing, so the targets
     /// are low; one thread per encoder, since layers are encoded side by side.
-    func settings(width: Int, height: Int, frameRate: Int, keyframeInterval: Int) -> VideoEncoderSettings {
+    func settings(width: Int, height: Int, frameRate: Int, keyframeInterval: Int, colourSpace: YUVColourSpace) -> VideoEncoderSettings {
         switch self {
         case .vp8:
             return VideoEncoderSettings(
                 codecName: "libvpx", width: width, height: height, frameRate: Rational(Int32(frameRate), 1),
                 rateControl: .crf(12), gopSize: keyframeInterval,
-                preset: "realtime", threadCount: 1, options: ["cpu-used": "8"])
+                preset: "realtime", threadCount: 1, options: ["cpu-used": "8"], colourSpace: .bt601)
         case .h264:
             return VideoEncoderSettings(
                 codecName: "libx264", width: width, height: height, frameRate: Rational(Int32(frameRate), 1),
                 rateControl: .crf(30), gopSize: keyframeInterval, preset: "ultrafast", tune: "zerolatency",
-                threadCount: 1)
+                threadCount: 1, colourSpace: colourSpace)
         }
     }
+
+    /// The colour space pictures are drawn in: VP8 is BT.601 limited by definition (its decoders
+    /// report bt470bg whatever the container says), H.264 what the synthesizer asks for.
+    func colourSpace(h264: YUVColourSpace) -> YUVColourSpace { self == .vp8 ? .bt601 : h264 }
 }

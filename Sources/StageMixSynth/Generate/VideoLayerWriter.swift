@@ -10,15 +10,16 @@ struct VideoLayerWriter {
     var frameRate: Int
     var keyframeInterval: Int
     var pattern: TestPattern
+    var colourSpace: YUVColourSpace
 
     /// Writes `frames` (pts = frame index, in 1/frameRate) and finishes the file.
     func write(_ frames: [SynthFrame]) throws(MediaError) {
         let encoder = try VideoEncoder(settings: codec.settings(width: width, height: height, frameRate: frameRate,
-                                                                keyframeInterval: keyframeInterval))
+                                                                keyframeInterval: keyframeInterval, colourSpace: colourSpace))
         let muxer = try Muxer(url: url, format: codec.fileExtension)
         let stream = try muxer.addStream(from: encoder)
         try muxer.writeHeader()
-        let canvas = try CanvasFrame(width: width, height: height)
+        let canvas = try CanvasFrame(width: width, height: height, colourSpace: colourSpace)
         for frame in frames {
             try pattern.draw(on: canvas, atMs: frame.sessionMs)
             try encoder.send(canvas, pts: Int64(frame.index), forceKeyframe: frame.resumes)

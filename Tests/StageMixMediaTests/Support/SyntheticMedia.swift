@@ -10,7 +10,7 @@ enum SyntheticMedia {
         let muxer = try Muxer(url: url, format: format)
         let stream = try muxer.addStream(from: encoder)
         try muxer.writeHeader()
-        let canvas = try CanvasFrame(width: settings.width, height: settings.height)
+        let canvas = try CanvasFrame(width: settings.width, height: settings.height, colourSpace: settings.colourSpace)
         for i in 0..<frames {
             try canvas.fill(color: color)
             try encoder.send(canvas, pts: Int64(i))
