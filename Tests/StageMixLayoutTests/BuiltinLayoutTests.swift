@@ -13,6 +13,19 @@ struct BuiltinLayoutTests {
         "screen-share": { cameras, share in share ? 1 + min(cameras, 5) : min(cameras, 25) },
     ]
 
+    @Test func letterboxesAndPillarboxesAreTheLayoutsBackground() {
+        // A region's background is what shows around a fitted picture and in its gaps: never a black bar.
+        for name in Layout.builtinNames {
+            let layout = builtin(name)
+            for region in layout.regions {
+                if region.fit == .contain {
+                    #expect(region.background == layout.background, "\(name).\(region.name)'s bars are \(region.background), the canvas is \(layout.background)")
+                }
+                #expect(region.background != RGBColor(r: 0, g: 0, b: 0), "\(name).\(region.name) paints black bars")
+            }
+        }
+    }
+
     @Test func theFiveAreBuiltIn() {
         #expect(Set(Layout.builtinNames) == Set(Self.expectedCount.keys))
         #expect(Layout.builtin(named: Layout.defaultName)?.name == "grid")
