@@ -10,6 +10,7 @@
 #include <libavutil/channel_layout.h>
 #include <libavutil/error.h>
 #include <libavutil/pixdesc.h>
+#include <libavutil/display.h>
 
 /* Swift cannot import FFERRTAG/AVERROR function-like macros. */
 static inline int cff_AVERROR_EOF(void) { return AVERROR_EOF; }

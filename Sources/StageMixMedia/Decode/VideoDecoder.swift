@@ -6,6 +6,7 @@ internal import CFFmpeg
 public final class VideoDecoder: @unchecked Sendable {
     private let context: CodecContext
     private let timeBase: Rational
+    private let orientation: DisplayOrientation
 
     /// - Parameter threadCount: decoder threads; 0 lets libavcodec choose.
     public init(stream: StreamInfo, threadCount: Int = 0) throws(MediaError) {
@@ -14,6 +15,7 @@ public final class VideoDecoder: @unchecked Sendable {
         }
         context = try CodecContext.openDecoder(stream.parameters, timeBase: stream.timeBase, threadCount: threadCount)
         timeBase = stream.timeBase
+        orientation = stream.orientation
     }
 
     /// The libavcodec decoder in use, e.g. "vp8" or "h264".
@@ -26,7 +28,7 @@ public final class VideoDecoder: @unchecked Sendable {
 
     public func receive() throws(MediaError) -> DecoderOutput<VideoFrame> {
         switch try context.receiveFrame() {
-        case .frame(let f): return .frame(VideoFrame(taking: f, timeBase: timeBase))
+        case .frame(let f): return .frame(VideoFrame(taking: f, timeBase: timeBase, orientation: orientation))
         case .needsInput: return .needsInput
         case .endOfStream: return .endOfStream
         }

@@ -7,10 +7,14 @@ public final class VideoFrame: @unchecked Sendable {
     /// The time base of `pts` and `bestEffortTimestamp`.
     public let timeBase: Rational
 
+    /// How the picture is turned to be shown (its stream's display matrix).
+    public let orientation: DisplayOrientation
+
     /// Takes ownership of `pointer`.
-    init(taking pointer: UnsafeMutablePointer<AVFrame>, timeBase: Rational) {
+    init(taking pointer: UnsafeMutablePointer<AVFrame>, timeBase: Rational, orientation: DisplayOrientation = .upright) {
         self.pointer = pointer
         self.timeBase = timeBase
+        self.orientation = orientation
     }
 
     deinit {
@@ -27,11 +31,14 @@ public final class VideoFrame: @unchecked Sendable {
             av_frame_free(&dead)
             throw MediaError.ffmpeg(.outOfMemory, "frame reference", ret)
         }
-        return VideoFrame(taking: copy, timeBase: timeBase)
+        return VideoFrame(taking: copy, timeBase: timeBase, orientation: orientation)
     }
 
     public var width: Int { Int(pointer.pointee.width) }
     public var height: Int { Int(pointer.pointee.height) }
+    /// The size as shown, after ``orientation``.
+    public var displayWidth: Int { orientation.swapsSides ? height : width }
+    public var displayHeight: Int { orientation.swapsSides ? width : height }
     public var pixelFormat: PixelFormat { PixelFormat(raw: pointer.pointee.format) }
     public var pts: Int64? { optionalTimestamp(pointer.pointee.pts) }
     public var bestEffortTimestamp: Int64? { optionalTimestamp(pointer.pointee.best_effort_timestamp) }

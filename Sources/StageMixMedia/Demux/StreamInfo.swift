@@ -18,6 +18,8 @@ public struct StreamInfo: Sendable {
     public let startTime: Int64?
     public let sampleRate: Int
     public let channels: Int
+    /// How pictures are turned to be shown (an MP4 display matrix); upright for most streams.
+    public let orientation: DisplayOrientation
     /// Codec-specific header bytes (e.g. OpusHead, avcC).
     public var extradata: [UInt8] { parameters.extradata }
 
@@ -38,6 +40,7 @@ public struct StreamInfo: Sendable {
         startTime = st.start_time == cff_AV_NOPTS_VALUE() ? nil : st.start_time
         sampleRate = Int(par.sample_rate)
         channels = Int(par.ch_layout.nb_channels)
+        orientation = mediaType == .video ? DisplayOrientation(stream: stream) : .upright
         parameters = try CodecParameters(copying: st.codecpar)
     }
 }

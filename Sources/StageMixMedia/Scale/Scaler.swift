@@ -22,9 +22,11 @@ public final class Scaler: @unchecked Sendable {
     /// Scales `frame` (cropped to `sourceCrop` when given) into `rect` of `canvas`.
     /// `rect` is clipped to the canvas and aligned to even coordinates; pixels
     /// outside it are left untouched.
-    public func scale(_ frame: VideoFrame, into canvas: CanvasFrame, rect: Rect,
+    /// A picture whose stream has a display matrix is turned upright first: `sourceCrop` is in shown coordinates.
+    public func scale(_ stored: VideoFrame, into canvas: CanvasFrame, rect: Rect,
                       sourceCrop: Rect? = nil) throws(MediaError) {
         guard let dst = canvas.clip(rect) else { return }
+        let frame = try PictureTurner.upright(stored)
         let crop = try Self.validCrop(sourceCrop, frame: frame)
         try canvas.makeWritable()
         let colour = frame.colourSpace

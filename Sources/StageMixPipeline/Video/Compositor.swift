@@ -69,7 +69,8 @@ final class Compositor {
             // A held frame, or a source slower than the output: the canvas already shows it.
             if sameLayout, state.pictures[key] === frame { continue }
             state.pictures[key] = frame
-            let placement = Self.placement(of: CanvasSize(width: frame.width, height: frame.height), in: tile)
+            // Fitted as shown: a phone's portrait picture stored landscape with a 90° display matrix is portrait.
+            let placement = Self.placement(of: CanvasSize(width: frame.displayWidth, height: frame.displayHeight), in: tile)
             try scaler(for: key).scale(frame, into: canvas, rect: placement.destination, sourceCrop: placement.sourceCrop)
         }
     }
