@@ -43,6 +43,7 @@ public final class Packet: @unchecked Sendable {
 
     /// Presentation time in seconds, when the packet has one.
     public var ptsSeconds: Double? { pts.map { Double($0) * timeBase.doubleValue } }
+    public var dtsSeconds: Double? { dts.map { Double($0) * timeBase.doubleValue } }
 
     /// A copy of the payload.
     public var bytes: [UInt8] {

@@ -13,6 +13,8 @@ final class LayerReader {
     private let startOffset: Double
     private let firstPts: Double
     private var lookahead: VideoFrame?
+    /// The keyframe a seek landed on, read to check where it landed: the first packet to decode.
+    private var pending: Packet?
     private var inputDone = false
     private var decoderDrained = false
     /// The latest frame at or before the last requested time.
@@ -65,24 +67,44 @@ final class LayerReader {
         return current
     }
 
-    /// Positions the decoder at the keyframe at or before session time `t`.
+    /// Positions the decoder at the keyframe at or before session time `t`, so the picture showing
+    /// at `t` is decoded, not the next keyframe's. libavformat's backward seek is approximate in some
+    /// demuxers (MPEG-TS lands on the next keyframe): the landing point is checked, and while it lies
+    /// after `t` the seek starts further back (1 s, 2 s, 4 s ... then the file's start).
     func seek(to t: Double) throws(MediaError) {
-        let mediaTime = max(0, t - startOffset + firstPts)
-        try demuxer.seek(toSeconds: mediaTime, streamIndex: stream.index)
-        decoder.reset()
-        lookahead = nil
-        inputDone = false
-        decoderDrained = false
-        position = t
+        let wanted = max(0, t - startOffset + firstPts)
+        var backoff = 0.0
+        while true {
+            let from = wanted - backoff
+            let fromStart = from <= firstPts
+            try demuxer.seek(toSeconds: max(0, fromStart ? min(firstPts, wanted) - 1 : from), streamIndex: stream.index)
+            decoder.reset()
+            lookahead = nil
+            inputDone = false
+            decoderDrained = false
+            pending = nil
+            // The landing point: the first keyframe of this stream from here on.
+            var landed: Packet?
+            while let packet = try demuxer.readPacket() {
+                if packet.streamIndex == stream.index, packet.isKeyframe { landed = packet; break }
+            }
+            let landedAt = landed.flatMap { $0.ptsSeconds ?? $0.dtsSeconds }
+            if let landedAt, landedAt > wanted + 0.0005, !fromStart {
+                backoff = backoff == 0 ? 1 : backoff * 2
+                continue
+            }
+            pending = landed
+            position = t
+            return
+        }
     }
 
     /// The session time of the first keyframe at or after `t`, leaving the reader positioned on it;
     /// nil when the file has none (the caller keeps its old layer).
     func positionAtKeyframe(atOrAfter t: Double) throws(MediaError) -> Double? {
         try seek(to: t)
-        while let packet = try demuxer.readPacket() {
-            guard packet.streamIndex == stream.index, packet.isKeyframe, let time = sessionTime(ofPacket: packet),
-                  time >= t - 0.0005 else { continue }
+        while let packet = try nextPacket() {
+            guard packet.isKeyframe, let time = sessionTime(ofPacket: packet), time >= t - 0.0005 else { continue }
             try seek(to: time)
             return time
         }
@@ -111,6 +133,10 @@ final class LayerReader {
     }
 
     private func nextPacket() throws(MediaError) -> Packet? {
+        if let packet = pending {
+            pending = nil
+            return packet
+        }
         while let packet = try demuxer.readPacket() {
             if packet.streamIndex == stream.index { return packet }
         }
