@@ -28,6 +28,8 @@ public final class Composer {
         public var cpuSeconds: CPUSeconds
         /// The loudness pass's gains and the output's measured loudness.
         public var loudness: LoudnessReport
+        /// Where a tile showed another layer than planned, because the planned one had no picture there.
+        public var layerStandIns: [LayerStandIn]
     }
 
     /// Total output frames: the session's duration at the plan's frame rate, rounded up.
@@ -117,7 +119,8 @@ public final class Composer {
                         targetLUFS: levels?.targetLUFS, inputLUFS: levels?.inputLUFS,
                         outputLUFS: finite(producer.outputMeter.integratedLUFS),
                         outputTruePeakDBTP: finite(producer.outputMeter.truePeakDBTP),
-                        trackGainDB: levels?.trackGainDB ?? [:], masterGainDB: levels?.masterGainDB ?? 0))
+                        trackGainDB: levels?.trackGainDB ?? [:], masterGainDB: levels?.masterGainDB ?? 0),
+                      layerStandIns: producer.layerStandIns)
     }
 }
 

@@ -35,6 +35,9 @@ public struct CompositionJob: Sendable {
         public var cpuSeconds: CPUSeconds
         /// Loudness: target, gains, and what the output measured.
         public var loudness: LoudnessReport
+        /// Stretches in which a tile showed another layer of its track than the plan chose, because
+        /// the planned layer had no picture there and that one did.
+        public var layerStandIns: [LayerStandIn]
     }
 
     /// Composes into `out`, replacing an earlier StageMix output there: see ``run(publishingWith:progress:shouldStop:)``.
@@ -70,7 +73,7 @@ public struct CompositionJob: Sendable {
                 canvas: "\(plan.canvas.width)x\(plan.canvas.height)", fps: plan.fps, layout: plan.layoutName,
                 segmentSeconds: settings.segmentSeconds, segmentFormat: settings.segmentFormat.rawValue,
                 warnings: document.warnings, lostMedia: lost, decodedFrames: result.decodedFrames, composeSeconds: Date().timeIntervalSince(started),
-                cpuSeconds: result.cpuSeconds, loudness: result.loudness)
+                cpuSeconds: result.cpuSeconds, loudness: result.loudness, layerStandIns: result.layerStandIns)
             try write(document.timeline, to: "timeline.json", in: staging)
             try write(document.billing, to: "billing.json", in: staging)
             try write(document.plan, to: "plan.json", in: staging)

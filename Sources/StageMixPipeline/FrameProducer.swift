@@ -32,7 +32,7 @@ final class FrameProducer: @unchecked Sendable {
     init(capture: Capture, plan: CompositionPlan, frameCount: Int, levels: LoudnessAnalysis.Result? = nil) throws(MediaError) {
         self.plan = plan
         self.frameCount = frameCount
-        compositor = Compositor(capture: capture, canvas: plan.canvas)
+        compositor = Compositor(capture: capture, canvas: plan.canvas, fps: plan.fps)
         mix = AudioMix(capture: capture, levels: levels)
         outputMeter = try LoudnessMeter(channels: 2, sampleRate: AudioTrackReader.sampleRate)
         ready = Handoff(capacity: Self.canvasCount - 1)
@@ -44,6 +44,7 @@ final class FrameProducer: @unchecked Sendable {
     /// Media files that could not be read; read after the thread is done.
     var lostMedia: [String: String] { compositor.lostMedia.merging(mix.lostMedia) { a, _ in a } }
     var decodedFrames: [String: Int] { compositor.decoded.framesByFile }
+    var layerStandIns: [LayerStandIn] { compositor.standIns.stretches }
     /// CPU seconds the thread spent, by stage; read after it is done.
     private(set) var clock = StageClock()
 

@@ -48,6 +48,12 @@ extension StageMix {
                     if error is OutputRefusal { throw BadInput(error) }
                     throw error
                 }
+                for standIn in report.layerStandIns {
+                    let line = String(format: "note: %@ showed its %@ layer for %@ from %.2f to %.2f s (no picture in the planned layer there)\n",
+                                      standIn.trackId, standIn.shown.rawValue, standIn.planned.rawValue,
+                                      Double(standIn.fromMs) / 1000, Double(standIn.toMs) / 1000)
+                    FileHandle.standardError.write(Data(line.utf8))
+                }
                 for (file, why) in report.lostMedia.sorted(by: { $0.key < $1.key }) {
                     FileHandle.standardError.write(Data("warning: lost media \(file): \(why)\n".utf8))
                 }

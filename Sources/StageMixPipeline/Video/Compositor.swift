@@ -13,10 +13,15 @@ final class Compositor {
     /// Media files that could not be read, with why; the composition goes on without them.
     private(set) var lostMedia: [String: String] = [:]
     let decoded = DecodeCounter()
+    /// Where a tile showed another layer than planned, because the planned one had no picture there.
+    let standIns: LayerStandInLog
+    private let frameMs: Int
 
-    init(capture: Capture, canvas size: CanvasSize) {
+    init(capture: Capture, canvas size: CanvasSize, fps: Int = 30) {
         self.capture = capture
         canvasSize = size
+        frameMs = 1000 / max(1, fps)
+        standIns = LayerStandInLog(frameMs: frameMs)
     }
 
     /// A canvas this compositor can paint.
@@ -86,7 +91,11 @@ final class Compositor {
         }
         defer { for (file, error) in source.failures { lostMedia[file] = "\(trackId): \(error)" } }
         if hold, let held = source.lastFrame { return held }
-        return source.frame(layer: quality, at: t)
+        let frame = source.frame(layer: quality, at: t)
+        if let shown = source.standingIn {
+            standIns.record(trackId: trackId, planned: quality, shown: shown, atMs: Int((t * 1000).rounded()), frameMs: frameMs)
+        }
+        return frame
     }
 
     /// Where a picture of `size` goes in `tile`, and which part of it (nil: all of it).

@@ -56,13 +56,54 @@ final class TrackVideoSource {
             incoming = nil
         }
         guard let reader = active?.reader else { return nil }
+        let picture: VideoFrame?
         do {
-            return try reader.frame(at: t)
+            picture = try reader.frame(at: t)
         } catch {
             failures[reader.file] = error
             active = nil
             return nil
         }
+        if picture != nil {
+            standIn = nil
+            standingIn = nil
+            return picture
+        }
+        return standInFrame(for: planned, at: t)
+    }
+
+    /// Another layer reading this track while the active one has no picture yet (or any more).
+    private var standIn: (quality: LayerQuality, reader: LayerReader)?
+    /// The layer that stood in for the last picture handed out, if one did; the compositor reports it.
+    private(set) var standingIn: LayerQuality?
+    /// Layers tried as stand-ins that had nothing at their time: not opened again until after this.
+    private var standInTriedAt: [LayerQuality: Double] = [:]
+
+    /// The best other layer with a picture at `t`: larger ones first, then smaller, as `readable` orders them.
+    private func standInFrame(for planned: LayerQuality, at t: Double) -> VideoFrame? {
+        let others = track.layers.map(\.quality).filter { $0 != active?.quality }
+        let ordered = others.filter { $0 > planned }.sorted() + others.filter { $0 < planned }.sorted(by: >)
+        for quality in ordered {
+            if let tried = standInTriedAt[quality], t - tried < 1 { continue }
+            let reader: LayerReader
+            if let current = standIn, current.quality == quality {
+                reader = current.reader
+            } else {
+                guard let opened = open(quality) else { continue }
+                try? opened.seek(to: t)
+                reader = opened
+            }
+            guard let picture = try? reader.frame(at: t) else {
+                standInTriedAt[quality] = t
+                if standIn?.quality == quality { standIn = nil }
+                continue
+            }
+            standIn = (quality, reader)
+            standingIn = quality
+            return picture
+        }
+        standingIn = nil
+        return nil
     }
 
     /// `planned` if its file has not failed, else the closest layer whose file has not.
