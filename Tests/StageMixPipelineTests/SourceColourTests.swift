@@ -1,7 +1,5 @@
 import Foundation
 import Testing
-import StageMixCore
-import StageMixLayout
 import StageMixMedia
 import StageMixPipeline
 import StageMixSynth
@@ -27,50 +25,26 @@ struct SourceColourTests {
         Variant(name: "VP8", codec: .vp8, arguments: ["-c:v", "libvpx", "-b:v", "1M", "-pix_fmt", "yuv420p"]),
     ]
 
-    static func ffmpeg(_ arguments: [String]) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        process.arguments = ["-nostdin", "-v", "error", "-y"] + arguments
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw TestFailure("ffmpeg \(arguments) failed") }
-        return data
-    }
-
     @Test(arguments: variants)
     func aTileShowsTheColourTheFFmpegCLIRenders(variant: Variant) throws {
-        MediaLog.setLevel(.error)
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("stagemix-colour-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: root) }
-        let captureDir = root.appendingPathComponent("capture")
-        let expected = try CaptureSynthesizer(codec: variant.codec).synthesize(LoudnessTests.scenario().withDuration(2_000), to: captureDir)
+        let remade = try RemadeCapture(codec: variant.codec, scenario: RemadeCapture.anaAndBen(durationMs: 2_000))
+        defer { remade.cleanup() }
         // Ana's camera, every layer, remade by the ffmpeg CLI: a saturated red and the same on every layer.
-        let ana = try #require(expected.tracks.first { $0.id == "TR_ana_cam" })
         var rendered: RGBColor?
-        for layer in ana.layers ?? [] {
-            let file = captureDir.appendingPathComponent(layer.file)
-            _ = try Self.ffmpeg(["-f", "lavfi", "-i", "color=c=0xC83020:s=\(layer.width)x\(layer.height):r=30:d=2"]
-                                + variant.arguments + [file.path])
-            // How the ffmpeg CLI renders it: RGB of the middle pixel of the first frame.
-            let rgb = try Self.ffmpeg(["-i", file.path, "-frames:v", "1", "-vf", "crop=2:2", "-pix_fmt", "rgb24", "-f", "rawvideo", "-"])
+        for layer in try remade.track("TR_ana_cam").layers ?? [] {
+            let file = remade.directory.appendingPathComponent(layer.file)
+            try RemadeCapture.ffmpeg(["-f", "lavfi", "-i", "color=c=0xC83020:s=\(layer.width)x\(layer.height):r=30:d=2"]
+                                     + variant.arguments + [file.path])
+            // How the ffmpeg CLI renders it: RGB of the first frame's top-left pixels.
+            let rgb = try RemadeCapture.ffmpeg(["-i", file.path, "-frames:v", "1", "-vf", "crop=2:2", "-pix_fmt", "rgb24", "-f", "rawvideo", "-"])
             let here = RGBColor(r: rgb[0], g: rgb[1], b: rgb[2])
             if let rendered { #expect(here.isClose(to: rendered, tolerance: 1)) }
             rendered = here
         }
         let want = try #require(rendered)
-
-        let capture = try CaptureReader.read(directory: captureDir)
-        let doc = try PlanDocument(capture: capture, layout: try Layout.resolve("grid"))
-        let out = root.appendingPathComponent("out")
-        _ = try CompositionJob(capture: capture, document: doc, settings: ComposeSettings(preset: "ultrafast", videoRate: .crf(10))).run(out: out)
-        let output = try ComposedOutput(hls: out.appendingPathComponent("hls"))
-        let frame = try #require(output.frame(at: 1.0))
-        let tile = try #require(doc.plan.interval(atMs: 1000)?.tiles.first { $0.participantId == "p-ana" })
-        for (x, y) in ComposeEndToEndTests.probePoints(tile.rect) {
-            let got = try #require(frame.pixelRGB(x: x, y: y))
+        let composed = try remade.compose(ComposeSettings(preset: "ultrafast", videoRate: .crf(10)))
+        for (x, y) in [(0.25, 0.6), (0.5, 0.75), (0.75, 0.8)] {
+            let got = try composed.tile("p-ana", at: 1.0, x: x, y: y).colour
             #expect(got.isClose(to: want, tolerance: 3), "\(variant): (\(x),\(y)) is \(got), ffmpeg renders \(want)")
         }
     }
