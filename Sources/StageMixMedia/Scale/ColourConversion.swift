@@ -1,24 +1,22 @@
 internal import CFFmpeg
 
-/// Converts Y'CbCr pictures from one colour space to another in place, through lookup tables: the
-/// conversion is linear in (Y', Cb, Cr), so each output value is a sum of one table entry per
-/// input value. Luma uses the chroma sample of its 2x2 block (4:2:0). Built once per source colour
-/// space; a source already in the target's space is never touched.
+/// Converts Y'CbCr pictures from one colour space to another in place. The conversion (decode the
+/// source's range, undo its matrix, apply the target's, encode the target's range) is linear in the
+/// code values, so it is nine fixed-point coefficients and three offsets: Y' depends on Y, Cb, Cr;
+/// Cb' and Cr' on Cb and Cr only (grey stays grey in any matrix). Luma takes the chroma of its 2x2
+/// block (4:2:0). The row loops are plain multiply-adds over contiguous bytes, which the compiler
+/// vectorises. Built once per source colour space; a source already in the target's is never touched.
 final class ColourConversion {
     let source: YUVColourSpace
     let target: YUVColourSpace
-    /// Seven tables of 256, fixed point with 16 fractional bits:
-    /// Y' = yy[Y] + yu[U] + yv[V], U' = uu[U] + uv[V], V' = vu[U] + vv[V].
-    private let tables = UnsafeMutablePointer<Int32>.allocate(capacity: 7 * 256)
-    private var yy: UnsafeMutablePointer<Int32> { tables }
-    private var yu: UnsafeMutablePointer<Int32> { tables + 256 }
-    private var yv: UnsafeMutablePointer<Int32> { tables + 512 }
-    private var uu: UnsafeMutablePointer<Int32> { tables + 768 }
-    private var uv: UnsafeMutablePointer<Int32> { tables + 1024 }
-    private var vu: UnsafeMutablePointer<Int32> { tables + 1280 }
-    private var vv: UnsafeMutablePointer<Int32> { tables + 1536 }
-
-    deinit { tables.deallocate() }
+    private static let shift: Int32 = 14
+    /// Y' = (yY·Y + yU·(U−128) + yV·(V−128) + yK) >> shift, and the same for U' and V' without Y.
+    private let yY: Int32, yU: Int32, yV: Int32, yK: Int32
+    private let uU: Int32, uV: Int32, uK: Int32
+    private let vU: Int32, vV: Int32, vK: Int32
+    /// One row of the chroma's share of luma, duplicated to luma width.
+    private var chromaTerm: UnsafeMutablePointer<Int32>
+    private var chromaTermCapacity = 0
 
     init(from source: YUVColourSpace, to target: YUVColourSpace) {
         self.source = source
@@ -29,51 +27,73 @@ final class ColourConversion {
             return target.normalised(r: rgb.r, g: rgb.g, b: rgb.b)
         }
         let fromY = column(1, 0, 0), fromPb = column(0, 1, 0), fromPr = column(0, 0, 1)
-        let one = 65536.0
-        for code in 0..<256 {
-            let c = Double(code)
-            let (y, pb, pr) = source.decode(y: c, u: c, v: c)
-            // Offsets (16, 128) ride on the luma and Cb tables; the target's scale is applied to each term.
-            let yScale = target.fullRange ? 255.0 : 219.0, cScale = target.fullRange ? 255.0 : 224.0
-            let yOffset = target.fullRange ? 0.0 : 16.0
-            yy[code] = Int32((yOffset + yScale * fromY.0 * y) * one + one / 2)
-            yu[code] = Int32((yScale * fromPb.0 * pb) * one)
-            yv[code] = Int32((yScale * fromPr.0 * pr) * one)
-            // Grey stays grey in any matrix: chroma does not depend on luma.
-            uu[code] = Int32((128 + cScale * fromPb.1 * pb) * one + one / 2)
-            uv[code] = Int32((cScale * fromPr.1 * pr) * one)
-            vu[code] = Int32((128 + cScale * fromPb.2 * pb) * one + one / 2)
-            vv[code] = Int32((cScale * fromPr.2 * pr) * one)
-        }
+        let (syScale, scScale, syOffset) = source.fullRange ? (255.0, 255.0, 0.0) : (219.0, 224.0, 16.0)
+        let (tyScale, tcScale, tyOffset) = target.fullRange ? (255.0, 255.0, 0.0) : (219.0, 224.0, 16.0)
+        let one = Double(1 << Self.shift)
+        func fixed(_ v: Double) -> Int32 { Int32((v * one).rounded()) }
+        yY = fixed(tyScale * fromY.0 / syScale)
+        yU = fixed(tyScale * fromPb.0 / scScale)
+        yV = fixed(tyScale * fromPr.0 / scScale)
+        // The source's luma offset moves through yY; +0.5 rounds.
+        yK = fixed(tyOffset - tyScale * fromY.0 / syScale * syOffset + 0.5)
+        uU = fixed(tcScale * fromPb.1 / scScale)
+        uV = fixed(tcScale * fromPr.1 / scScale)
+        uK = fixed(128.5)
+        vU = fixed(tcScale * fromPb.2 / scScale)
+        vV = fixed(tcScale * fromPr.2 / scScale)
+        vK = fixed(128.5)
+        chromaTerm = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
     }
+
+    deinit { chromaTerm.deallocate() }
 
     /// Converts `rect` (even origin and size) of a yuv420p frame in place.
     func apply(to frame: UnsafeMutablePointer<AVFrame>, rect: Rect) {
-        let yStride = Int(cff_frame_linesize(frame, 0)), uStride = Int(cff_frame_linesize(frame, 1)), vStride = Int(cff_frame_linesize(frame, 2))
-        guard let yBase = cff_frame_data(frame, 0), let uBase = cff_frame_data(frame, 1), let vBase = cff_frame_data(frame, 2) else { return }
-        let (yy, yu, yv, uu, uv, vu, vv) = (self.yy, self.yu, self.yv, self.uu, self.uv, self.vu, self.vv)
+        convert(from: frame, origin: (rect.x, rect.y), to: frame, rect: rect)
+    }
+
+    /// Reads the `rect`-sized area of `source` at `origin` and writes it converted into `rect` of
+    /// `destination`: a copy and a conversion in one pass. The two may be the same frame and area.
+    func convert(from source: UnsafeMutablePointer<AVFrame>, origin: (x: Int, y: Int),
+                 to destination: UnsafeMutablePointer<AVFrame>, rect: Rect) {
+        func plane(_ f: UnsafeMutablePointer<AVFrame>, _ p: Int32) -> (UnsafeMutablePointer<UInt8>, Int)? {
+            cff_frame_data(f, p).map { ($0, Int(cff_frame_linesize(f, p))) }
+        }
+        guard let (sy, syStride) = plane(source, 0), let (su, suStride) = plane(source, 1), let (sv, svStride) = plane(source, 2),
+              let (dy, dyStride) = plane(destination, 0), let (du, duStride) = plane(destination, 1), let (dv, dvStride) = plane(destination, 2)
+        else { return }
+        let width = rect.width, chromaWidth = rect.width / 2
+        if chromaTermCapacity < width {
+            chromaTerm.deallocate()
+            chromaTerm = UnsafeMutablePointer<Int32>.allocate(capacity: width)
+            chromaTermCapacity = width
+        }
+        let term = chromaTerm, shift = Self.shift
+        let (yY, yU, yV, yK, uU, uV, uK, vU, vV, vK) = (self.yY, self.yU, self.yV, self.yK, self.uU, self.uV, self.uK, self.vU, self.vV, self.vK)
         for cy in 0..<(rect.height / 2) {
-            let uRow = uBase + (rect.y / 2 + cy) * uStride + rect.x / 2
-            let vRow = vBase + (rect.y / 2 + cy) * vStride + rect.x / 2
-            let yRow0 = yBase + (rect.y + 2 * cy) * yStride + rect.x
-            let yRow1 = yRow0 + yStride
-            for cx in 0..<(rect.width / 2) {
-                let u = Int(uRow[cx]), v = Int(vRow[cx])
-                // Luma first: it needs the chroma as it was.
-                let chroma = yu[u] &+ yv[v]
-                let x = 2 * cx
-                yRow0[x] = Self.byte(yy[Int(yRow0[x])] &+ chroma)
-                yRow0[x + 1] = Self.byte(yy[Int(yRow0[x + 1])] &+ chroma)
-                yRow1[x] = Self.byte(yy[Int(yRow1[x])] &+ chroma)
-                yRow1[x + 1] = Self.byte(yy[Int(yRow1[x + 1])] &+ chroma)
-                uRow[cx] = Self.byte(uu[u] &+ uv[v])
-                vRow[cx] = Self.byte(vu[u] &+ vv[v])
+            let uIn = su + (origin.y / 2 + cy) * suStride + origin.x / 2, vIn = sv + (origin.y / 2 + cy) * svStride + origin.x / 2
+            let uOut = du + (rect.y / 2 + cy) * duStride + rect.x / 2, vOut = dv + (rect.y / 2 + cy) * dvStride + rect.x / 2
+            // Chroma first: its share of luma is kept (from the values as they were), then it is converted.
+            for cx in 0..<chromaWidth {
+                let u = Int32(uIn[cx]) &- 128, v = Int32(vIn[cx]) &- 128
+                let share = yU &* u &+ yV &* v &+ yK
+                term[2 * cx] = share
+                term[2 * cx + 1] = share
+                uOut[cx] = Self.byte((uU &* u &+ uV &* v &+ uK) >> shift)
+                vOut[cx] = Self.byte((vU &* u &+ vV &* v &+ vK) >> shift)
+            }
+            for row in 0..<2 {
+                let yIn = sy + (origin.y + 2 * cy + row) * syStride + origin.x
+                let yOut = dy + (rect.y + 2 * cy + row) * dyStride + rect.x
+                for x in 0..<width {
+                    yOut[x] = Self.byte((yY &* Int32(yIn[x]) &+ term[x]) >> shift)
+                }
             }
         }
     }
 
     @inline(__always)
-    private static func byte(_ fixed: Int32) -> UInt8 {
-        UInt8(truncatingIfNeeded: max(0, min(255, fixed >> 16)))
+    private static func byte(_ value: Int32) -> UInt8 {
+        UInt8(truncatingIfNeeded: min(255, max(0, value)))
     }
 }

@@ -32,9 +32,14 @@ public final class Scaler: @unchecked Sendable {
         let colour = frame.colourSpace
         if crop.width == dst.width, crop.height == dst.height,
            frame.pixelFormat == .yuv420p || frame.pixelFormat == PixelFormat(AV_PIX_FMT_YUVJ420P) {
-            try Self.copyPlanes(frame, crop: crop, into: canvas, at: dst)
+            if let conversion = conversion(from: colour, to: canvas.colourSpace) {
+                // Copied and converted in one pass over the pixels.
+                conversion.convert(from: frame.pointer, origin: (crop.x, crop.y), to: canvas.pointer, rect: dst)
+                conversions += 1
+            } else {
+                try Self.copyPlanes(frame, crop: crop, into: canvas, at: dst)
+            }
             copies += 1
-            convertColour(from: colour, canvas: canvas, rect: dst)
             return
         }
         let sws = try context(for: Key(srcWidth: crop.width, srcHeight: crop.height, srcFormat: frame.pixelFormat.raw,
@@ -55,12 +60,18 @@ public final class Scaler: @unchecked Sendable {
     /// Pictures not in the canvas's colour space (BT.601 cameras and all VP8, full-range JPEG-style
     /// H.264) are converted where they landed; a BT.709 limited picture is left as it is.
     private func convertColour(from source: YUVColourSpace, canvas: CanvasFrame, rect: Rect) {
-        guard source != canvas.colourSpace else { return }
-        if conversion?.source != source || conversion?.target != canvas.colourSpace {
-            conversion = ColourConversion(from: source, to: canvas.colourSpace)
-        }
-        conversion?.apply(to: canvas.pointer, rect: rect)
+        guard let conversion = conversion(from: source, to: canvas.colourSpace) else { return }
+        conversion.apply(to: canvas.pointer, rect: rect)
         conversions += 1
+    }
+
+    /// The conversion from `source` to `target`, kept while they stay the same; nil when they match.
+    private func conversion(from source: YUVColourSpace, to target: YUVColourSpace) -> ColourConversion? {
+        guard source != target else { return nil }
+        if conversion?.source != source || conversion?.target != target {
+            conversion = ColourConversion(from: source, to: target)
+        }
+        return conversion
     }
 
     /// How many pictures went through a colour conversion; tests use it.
