@@ -31,10 +31,10 @@ struct PlanOptions: ParsableArguments {
 
     func validate() throws {
         if let resolution, CanvasSize(parsing: resolution) == nil {
-            throw ValidationError("--resolution must be WxH with even positive numbers, such as 1280x720; got \(resolution)")
+            throw ValidationError("--resolution must be WxH with even numbers from 2 to 8192, such as 1280x720; got \(resolution)")
         }
         if let fps, !(1...120).contains(fps) { throw ValidationError("--fps must be between 1 and 120") }
-        if pauseGrace < 0 { throw ValidationError("--pause-grace must not be negative") }
+        if !(0...86_400).contains(pauseGrace) { throw ValidationError("--pause-grace must be between 0 and 86400 seconds") }
     }
 
     /// Reads the capture and layout and works out the plan; input problems exit with `ExitCode.badInput`.
@@ -62,7 +62,7 @@ extension CanvasSize {
     init?(parsing text: String) {
         let parts = text.lowercased().split(separator: "x")
         guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]),
-              w > 0, h > 0, w % 2 == 0, h % 2 == 0 else { return nil }
+              LayoutLimits.canvasSide.contains(w), LayoutLimits.canvasSide.contains(h), w % 2 == 0, h % 2 == 0 else { return nil }
         self.init(width: w, height: h)
     }
 }
