@@ -56,7 +56,26 @@ import Testing
             for i in 0..<CaptureLimits.maxRoles - 2 { roles["role-\(i)"] = ["canPublish": [String]()] }
             $0.document["roles"] = roles
         },
+        BrokenRule("more on stage at once than allowed", "$.events[219]") {
+            $0.bringOnStage(CaptureLimits.maxOnStage)
+        },
+        BrokenRule("more tracks published at once than allowed", "$.events[34].trackId") {
+            let extra = CaptureLimits.maxPublishedTracksPerParticipant - 1
+            $0.tracks += (0..<extra).map {
+                ["id": "TR_maya_\($0)", "participantId": "p-maya", "kind": "audio", "source": "microphone", "file": "media/a.ogg"]
+            }
+            let end = $0.events.removeLast()
+            $0.events += (0..<extra).map { ["atMs": 16_000, "type": "track.published", "trackId": "TR_maya_\($0)"] }
+            $0.events.append(end)
+        },
     ]
+
+    @Test func aFullStageIsAccepted() throws {
+        var fixture = CaptureFixture.valid
+        fixture.bringOnStage(CaptureLimits.maxOnStage - 1) // with Maya, exactly the limit
+        let capture = try fixture.parse()
+        #expect(StageTimeline(capture: capture).onStage(at: 17_000).count == CaptureLimits.maxOnStage)
+    }
 
     @Test(arguments: rules)
     func eachExtremeIsReportedAtItsPath(_ rule: BrokenRule) {
@@ -143,5 +162,18 @@ import Testing
             #expect(error.problems.map(\.path) == ["$"])
             #expect(error.problems.first?.found == "\(CaptureLimits.maxManifestBytes + 1) bytes")
         }
+    }
+}
+
+extension CaptureFixture {
+    /// `count` more speakers join and are pinned at 16 s, after Omar has left and while Maya is on stage.
+    mutating func bringOnStage(_ count: Int) {
+        participants += (0..<count).map { ["id": "s-\($0)", "name": ""] }
+        let end = events.removeLast()
+        for i in 0..<count {
+            events.append(["atMs": 16_000, "type": "participant.joined", "participantId": "s-\(i)", "mode": "SEND_AND_RECV", "role": "speaker"])
+            events.append(["atMs": 16_000, "type": "participant.pinned", "participantId": "s-\(i)"])
+        }
+        events.append(end)
     }
 }

@@ -17,6 +17,11 @@ public enum CaptureLimits {
     public static let maxParticipants = 10_000
     /// Entries of `tracks`.
     public static let maxTracks = 20_000
+    /// Participants on stage (joined, `SEND_AND_RECV`, pinned) at any one time, as many panelists as a
+    /// large webinar has: every stretch of the timeline and the plan holds the whole stage.
+    public static let maxOnStage = 100
+    /// Tracks one participant has published at any one time (camera, microphone, screen, its audio, ...).
+    public static let maxPublishedTracksPerParticipant = 16
     /// Entries of `events`, `session.ended` included.
     public static let maxEvents = 1_000_000
     /// Members of `roles`.

@@ -21,6 +21,7 @@ struct EventSequenceValidator {
     private var membershipOf: [String: Int] = [:]
     /// Participant id -> their tracks that are published, so leaving costs only what it ends.
     private var publishedBy: [String: Set<String>] = [:]
+    private var census = StageCensus()
 
     init(roles: [String: Role]?, participantIds: Set<String>?, trackOwners: [String: String?]?) {
         self.roles = roles
@@ -89,9 +90,11 @@ struct EventSequenceValidator {
                                found: "\"\(id)\", who joined at events[\(joined)] and has not left")
             } else {
                 joinedAt[id] = index
+                count(action, at: path, into: &walker)
             }
         case .participantLeft(let id):
             guard present(id, path: path.key("participantId"), into: &walker) else { break }
+            count(action, at: path, into: &walker)
             joinedAt[id] = nil
             leftAt[id] = index
             // Their tracks end with them.
@@ -100,7 +103,7 @@ struct EventSequenceValidator {
                 endedAt[trackId] = index
             }
         case .modeChanged(let id, _), .pinned(let id), .unpinned(let id):
-            _ = present(id, path: path.key("participantId"), into: &walker)
+            if present(id, path: path.key("participantId"), into: &walker) { count(action, at: path, into: &walker) }
         case .roleChanged(let id, let role, _):
             if present(id, path: path.key("participantId"), into: &walker) {
                 checkRole(role, path: path.key("role"), into: &walker)
@@ -119,6 +122,12 @@ struct EventSequenceValidator {
                 publishedAt[id] = index
                 membershipOf[id] = membership
                 publishedBy[owner, default: []].insert(id)
+                let published = publishedBy[owner]?.count ?? 0
+                if published > CaptureLimits.maxPublishedTracksPerParticipant {
+                    walker.problem(path.key("trackId"),
+                                   expected: "at most \(CaptureLimits.maxPublishedTracksPerParticipant) tracks published at once by one participant (docs/limits.md)",
+                                   found: "\"\(id)\", the \(published)th published by \"\(owner)\"")
+                }
             }
         case .trackUnpublished(let id), .trackMuted(let id), .trackUnmuted(let id),
              .streamState(let id, _), .subscriptionPermission(let id, _):
@@ -137,6 +146,13 @@ struct EventSequenceValidator {
         case .sessionEnded:
             break
         }
+    }
+
+    /// Follows who is on stage, and reports the event that puts one more on it than the limit.
+    private mutating func count(_ action: SessionEvent.Action, at path: JSONPath, into walker: inout ManifestWalker) {
+        guard census.apply(action), census.onStage > CaptureLimits.maxOnStage else { return }
+        walker.problem(path, expected: "at most \(CaptureLimits.maxOnStage) participants on stage at once (docs/limits.md)",
+                       found: "an event that puts \(census.onStage) on stage")
     }
 
     private func knownParticipant(_ id: String, path: JSONPath, into walker: inout ManifestWalker) -> Bool {
