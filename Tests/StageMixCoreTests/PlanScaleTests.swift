@@ -66,6 +66,15 @@ import StageMixLayout
         #expect(throws: BillingError.self) { try BillingReport(plan: wide) }
     }
 
+    /// Spans built in code that stray outside the session count only for the minutes inside it.
+    @Test func billingClampsSpansToTheSession() throws {
+        var plan = BillingTests().scenario()
+        plan.intervals[0].startMs = -600_000
+        plan.intervals[plan.intervals.count - 1].endMs = 6_000_000
+        let report = try BillingReport(plan: plan)
+        #expect(report.minutes.map(\.tier) == ["Full HD", "Full HD", "HD"])
+    }
+
     @Test func anEndlessPauseGraceIsTheSessionsLength() {
         var c = TestCapture(); c.person("maya")
         c.onStage("maya", at: 0)

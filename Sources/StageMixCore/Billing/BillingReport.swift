@@ -76,9 +76,10 @@ public struct BillingReport: Sendable, Hashable, Codable {
         // the minutes it touches, so the work is the spans plus the minutes (at most 1,440), not their product.
         var peaks = Array(repeating: 0, count: (plan.durationMs + 59_999) / 60_000)
         for span in spans where span.endMs > span.startMs {
-            for index in (span.startMs / 60_000)...((span.endMs - 1) / 60_000) where index < peaks.count {
-                peaks[index] = max(peaks[index], span.aggregatePixels)
-            }
+            // Clamped to the session, for a plan built in code whose spans stray outside it.
+            let first = max(0, span.startMs / 60_000), last = min(peaks.count - 1, (span.endMs - 1) / 60_000)
+            guard first <= last else { continue }
+            for index in first...last { peaks[index] = max(peaks[index], span.aggregatePixels) }
         }
         var minutes: [Minute] = []
         for (index, peak) in peaks.enumerated() {
