@@ -71,8 +71,8 @@ import Testing
         ("1970-01-01T00:00:00Z", 0.0),
     ])
     func utcTimestampsAreAccepted(text: String, seconds: Double) throws {
-        let date = try #require(RFC3339Timestamp.parseUTC(text))
-        #expect(abs(date.timeIntervalSince1970 - seconds) < 1e-6)
+        let parsed = try #require(RFC3339Timestamp.parseUTC(text))
+        #expect(abs(parsed.date.timeIntervalSince1970 - seconds) < 1e-6)
     }
 
     @Test(arguments: [

@@ -1,3 +1,5 @@
+import StageMixLayout
+
 /// What a composition costs under aggregate-resolution billing: minutes per tier, per-track usage, cost.
 public struct BillingReport: Sendable, Hashable, Codable {
     /// Usage of one subscribed track.
@@ -46,6 +48,16 @@ public struct BillingReport: Sendable, Hashable, Codable {
     public var cost: Double?
 
     public init(plan: CompositionPlan, tiers: BillingTiers = .agora, prices: PriceTable? = nil) throws(BillingError) {
+        // A plan from a validated capture and layout is within these; one built in code might not be,
+        // and the arithmetic below relies on them.
+        guard (0...CaptureLimits.maxSessionMs).contains(plan.durationMs) else {
+            throw BillingError("the plan lasts \(plan.durationMs) ms, outside 0 to \(CaptureLimits.maxSessionMs) ms (docs/limits.md)")
+        }
+        guard LayoutLimits.canvasSide.contains(plan.canvas.width), LayoutLimits.canvasSide.contains(plan.canvas.height) else {
+            throw BillingError("the output canvas \(plan.canvas.width)x\(plan.canvas.height) is outside "
+                + "\(LayoutLimits.canvasSide.lowerBound) to \(LayoutLimits.canvasSide.upperBound) pixels a side (docs/limits.md)")
+        }
+        try prices?.check(against: tiers)
         durationMs = plan.durationMs
         outputWidth = plan.canvas.width
         outputHeight = plan.canvas.height
@@ -60,18 +72,23 @@ public struct BillingReport: Sendable, Hashable, Codable {
         self.spans = spans
         peakPixels = spans.map(\.aggregatePixels).max() ?? 0
 
-        // Each started minute is billed at the highest tier reached in it.
+        // Each started minute is billed at the highest tier reached in it. Each span raises the peak of
+        // the minutes it touches, so the work is the spans plus the minutes (at most 1,440), not their product.
+        var peaks = Array(repeating: 0, count: (plan.durationMs + 59_999) / 60_000)
+        for span in spans where span.endMs > span.startMs {
+            // Clamped to the session, for a plan built in code whose spans stray outside it.
+            let first = max(0, span.startMs / 60_000), last = min(peaks.count - 1, (span.endMs - 1) / 60_000)
+            guard first <= last else { continue }
+            for index in first...last { peaks[index] = max(peaks[index], span.aggregatePixels) }
+        }
         var minutes: [Minute] = []
-        let minuteCount = (plan.durationMs + 59_999) / 60_000
-        for index in 0..<minuteCount {
-            let start = index * 60_000, end = min(start + 60_000, plan.durationMs)
-            let peak = spans.filter { $0.startMs < end && $0.endMs > start }.map(\.aggregatePixels).max() ?? 0
+        for (index, peak) in peaks.enumerated() {
             minutes.append(Minute(index: index, peakPixels: peak, tier: try tiers.tier(for: peak)))
         }
         self.minutes = minutes
-        minutesPerTier = tiers.names.map { name in
-            TierMinutes(tier: name, minutes: minutes.count { $0.tier == name })
-        }
+        var minutesIn: [String: Int] = [:]
+        for minute in minutes { minutesIn[minute.tier, default: 0] += 1 }
+        minutesPerTier = tiers.names.map { TierMinutes(tier: $0, minutes: minutesIn[$0] ?? 0) }
 
         var usage: [String: TrackUsage] = [:]
         var order: [String] = []
@@ -97,7 +114,15 @@ public struct BillingReport: Sendable, Hashable, Codable {
 
         if let prices {
             currency = prices.currency
-            cost = minutes.reduce(0) { $0 + (prices.perMinute[$1.tier] ?? 0) }
+            // A billed tier without a price would silently cost nothing.
+            let unpriced = minutesPerTier.filter { $0.minutes > 0 && prices.perMinute[$0.tier] == nil }
+            guard unpriced.isEmpty else {
+                throw BillingError(problems: [CaptureProblem(
+                    file: prices.file ?? "price table", path: "$.perMinute",
+                    expected: "a price for every tier billed",
+                    found: "none for " + unpriced.map { "\"\($0.tier)\" (\($0.minutes) min)" }.joined(separator: ", "))])
+            }
+            cost = minutes.reduce(0) { $0 + prices.perMinute[$1.tier]! }
         } else {
             currency = nil
             cost = nil

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Aggregate-resolution price tiers: a minute is billed at the first tier whose ceiling holds its peak.
 public struct BillingTiers: Sendable, Hashable, Codable {
     /// One tier: everything up to `maxPixels` (inclusive). The audio tier has `maxPixels` 0.
@@ -14,23 +12,13 @@ public struct BillingTiers: Sendable, Hashable, Codable {
     /// The tier for anything above the last ceiling; `nil` makes such a peak an error.
     public var overflowTier: String?
 
+    /// Checks the table as a tier file would be checked; problems are named as paths in such a file.
     public init(tiers: [Tier], overflowTier: String? = nil) throws(BillingError) {
-        guard !tiers.isEmpty else { throw BillingError("a tier table needs at least one tier") }
-        for (a, b) in zip(tiers, tiers.dropFirst()) where a.maxPixels >= b.maxPixels {
-            throw BillingError("tier \"\(b.name)\" must have a higher ceiling than \"\(a.name)\"")
-        }
+        var walker = ManifestWalker(file: "tier table")
+        Self.check(tiers, overflowTier: overflowTier, into: &walker)
+        guard walker.problems.isEmpty else { throw BillingError(problems: walker.problems) }
         self.tiers = tiers
         self.overflowTier = overflowTier
-    }
-
-    /// Reads `{"tiers": [{"name": "HD", "maxPixels": 921600}, ...], "overflowTier": "..."}`, checking the order.
-    public static func load(contentsOf url: URL) throws -> BillingTiers {
-        let decoded = try JSONDecoder().decode(BillingTiers.self, from: Data(contentsOf: url))
-        do {
-            return try BillingTiers(tiers: decoded.tiers, overflowTier: decoded.overflowTier)
-        } catch {
-            throw BillingError("\(url.path): \(error)")
-        }
     }
 
     /// Agora's aggregate-resolution tiers.
@@ -51,10 +39,43 @@ public struct BillingTiers: Sendable, Hashable, Codable {
         if let overflowTier { return overflowTier }
         throw BillingError("aggregate resolution \(pixels) px is above the highest tier \"\(tiers.last!.name)\" (\(tiers.last!.maxPixels) px) and no overflow tier is configured")
     }
-}
 
-/// A billing computation that cannot be completed as configured.
-public struct BillingError: Error, Sendable, Hashable, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
+    /// The rules a tier table keeps, whether read from a file or built in code: at least one tier and at
+    /// most `BillingLimits.maxTiers`, names non-empty and distinct (the overflow tier's too), ceilings
+    /// within `BillingLimits.tierPixels` and strictly ascending.
+    static func check(_ tiers: [Tier], overflowTier: String?, into walker: inout ManifestWalker) {
+        let path = JSONPath.root.key("tiers")
+        if tiers.isEmpty { walker.problem(path, expected: "at least one tier", found: "an empty array") }
+        if tiers.count > BillingLimits.maxTiers {
+            walker.problem(path, expected: "at most \(BillingLimits.maxTiers) tiers (docs/limits.md)", found: "\(tiers.count)")
+        }
+        var firstIndex: [String: Int] = [:]
+        for (i, tier) in tiers.enumerated() {
+            if tier.name.isEmpty {
+                walker.problem(path.index(i).key("name"), expected: "a non-empty string", found: "the string \"\"")
+            } else if let first = firstIndex[tier.name] {
+                walker.problem(path.index(i).key("name"), expected: "a tier name not used before",
+                               found: "\"\(tier.name)\", already the name of tiers[\(first)]")
+            } else {
+                firstIndex[tier.name] = i
+            }
+            if !BillingLimits.tierPixels.contains(tier.maxPixels) {
+                walker.problem(path.index(i).key("maxPixels"), expected: maxPixelsExpected, found: "\(tier.maxPixels)")
+            } else if i > 0, tiers[i - 1].maxPixels >= tier.maxPixels {
+                walker.problem(path.index(i).key("maxPixels"),
+                               expected: "more than \(tiers[i - 1].maxPixels), the maxPixels of tiers[\(i - 1)] (tiers ascend)",
+                               found: "\(tier.maxPixels)")
+            }
+        }
+        if let overflowTier {
+            if overflowTier.isEmpty {
+                walker.problem(JSONPath.root.key("overflowTier"), expected: "a non-empty tier name", found: "the string \"\"")
+            } else if let index = firstIndex[overflowTier] {
+                walker.problem(JSONPath.root.key("overflowTier"), expected: "a name not used by another tier",
+                               found: "\"\(overflowTier)\", already the name of tiers[\(index)]")
+            }
+        }
+    }
+
+    static let maxPixelsExpected = "an integer from \(BillingLimits.tierPixels.lowerBound) to \(BillingLimits.tierPixels.upperBound) (pixels; docs/limits.md)"
 }

@@ -15,6 +15,11 @@ public enum CaptureReader {
     /// Reads and validates `<directory>/session.json`.
     public static func read(directory: URL) throws(CaptureError) -> Capture {
         let manifest = directory.appendingPathComponent(manifestName)
+        // Checked before reading, so an enormous file is refused without loading it.
+        if let size = (try? FileManager.default.attributesOfItem(atPath: manifest.path))?[.size] as? Int,
+           size > CaptureLimits.maxManifestBytes {
+            throw CaptureError(problems: [tooLarge(manifestName, bytes: size)])
+        }
         let data: Data
         do {
             data = try Data(contentsOf: manifest)
@@ -28,6 +33,7 @@ public enum CaptureReader {
 
     /// Validates manifest bytes; `directory` is the capture directory its media paths are relative to.
     public static func parse(_ data: Data, directory: URL, file: String = "session.json") throws(CaptureError) -> Capture {
+        guard data.count <= CaptureLimits.maxManifestBytes else { throw CaptureError(problems: [tooLarge(file, bytes: data.count)]) }
         let root: JSONValue
         do {
             root = try JSONTextParser.parse(Array(data))
@@ -41,5 +47,10 @@ public enum CaptureReader {
             throw CaptureError(problems: decoder.walker.problems)
         }
         return capture
+    }
+
+    private static func tooLarge(_ file: String, bytes: Int) -> CaptureProblem {
+        CaptureProblem(file: file, path: "$", expected: "a manifest of at most \(CaptureLimits.maxManifestBytes) bytes (docs/limits.md)",
+                       found: "\(bytes) bytes")
     }
 }

@@ -19,6 +19,9 @@ struct EventSequenceValidator {
     private var endedAt: [String: Int] = [:]
     /// Track id -> the join event of the membership it was first published in.
     private var membershipOf: [String: Int] = [:]
+    /// Participant id -> their tracks that are published, so leaving costs only what it ends.
+    private var publishedBy: [String: Set<String>] = [:]
+    private var census = StageCensus()
 
     init(roles: [String: Role]?, participantIds: Set<String>?, trackOwners: [String: String?]?) {
         self.roles = roles
@@ -34,7 +37,8 @@ struct EventSequenceValidator {
                 apply(action, at: record.index, path: eventsPath.index(record.index), into: &walker)
             } else if let standIn = record.standIn {
                 // The event's own problems are already reported; only its effect on the state matters.
-                var discarded = walker
+                // A fresh walker, not a copy of the real one, so discarding costs nothing however many problems there are.
+                var discarded = ManifestWalker(file: walker.file)
                 apply(standIn, at: record.index, path: eventsPath.index(record.index), into: &discarded)
             }
         }
@@ -86,18 +90,20 @@ struct EventSequenceValidator {
                                found: "\"\(id)\", who joined at events[\(joined)] and has not left")
             } else {
                 joinedAt[id] = index
+                count(action, at: path, into: &walker)
             }
         case .participantLeft(let id):
             guard present(id, path: path.key("participantId"), into: &walker) else { break }
+            count(action, at: path, into: &walker)
             joinedAt[id] = nil
             leftAt[id] = index
             // Their tracks end with them.
-            for (trackId, _) in publishedAt where trackOwners?[trackId] == .some(id) {
+            for trackId in publishedBy.removeValue(forKey: id) ?? [] {
                 publishedAt[trackId] = nil
                 endedAt[trackId] = index
             }
         case .modeChanged(let id, _), .pinned(let id), .unpinned(let id):
-            _ = present(id, path: path.key("participantId"), into: &walker)
+            if present(id, path: path.key("participantId"), into: &walker) { count(action, at: path, into: &walker) }
         case .roleChanged(let id, let role, _):
             if present(id, path: path.key("participantId"), into: &walker) {
                 checkRole(role, path: path.key("role"), into: &walker)
@@ -115,6 +121,13 @@ struct EventSequenceValidator {
             } else {
                 publishedAt[id] = index
                 membershipOf[id] = membership
+                publishedBy[owner, default: []].insert(id)
+                let published = publishedBy[owner]?.count ?? 0
+                if published > CaptureLimits.maxPublishedTracksPerParticipant {
+                    walker.problem(path.key("trackId"),
+                                   expected: "at most \(CaptureLimits.maxPublishedTracksPerParticipant) tracks published at once by one participant (docs/limits.md)",
+                                   found: "\"\(id)\", the \(published)th published by \"\(owner)\"")
+                }
             }
         case .trackUnpublished(let id), .trackMuted(let id), .trackUnmuted(let id),
              .streamState(let id, _), .subscriptionPermission(let id, _):
@@ -126,12 +139,20 @@ struct EventSequenceValidator {
             if case .trackUnpublished = action {
                 publishedAt[id] = nil
                 endedAt[id] = index
+                if let owner = trackOwners?[id] ?? nil { publishedBy[owner]?.remove(id) }
             }
         case .pubsub(let message):
             _ = knownParticipant(message.senderId, path: path.key("senderId"), into: &walker)
         case .sessionEnded:
             break
         }
+    }
+
+    /// Follows who is on stage, and reports the event that puts one more on it than the limit.
+    private mutating func count(_ action: SessionEvent.Action, at path: JSONPath, into walker: inout ManifestWalker) {
+        guard census.apply(action), census.onStage > CaptureLimits.maxOnStage else { return }
+        walker.problem(path, expected: "at most \(CaptureLimits.maxOnStage) participants on stage at once (docs/limits.md)",
+                       found: "an event that puts \(census.onStage) on stage")
     }
 
     private func knownParticipant(_ id: String, path: JSONPath, into walker: inout ManifestWalker) -> Bool {
@@ -170,7 +191,8 @@ struct EventSequenceValidator {
 
     private func checkRole(_ role: String?, path: JSONPath, into walker: inout ManifestWalker) {
         guard let roles else { return }
-        let names = roles.keys.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+        // Only built for a report: sorting every role name for every event would cost more than the events.
+        var names: String { roles.keys.sorted().map { "\"\($0)\"" }.joined(separator: ", ") }
         guard let role else {
             walker.problem(path, expected: "a role, because the capture defines roles (\(names))", found: "nothing (the member is missing)")
             return

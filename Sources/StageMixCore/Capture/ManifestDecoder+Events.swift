@@ -23,13 +23,13 @@ extension ManifestDecoder {
 
     /// `nil` when `events` is not an array at all.
     mutating func decodeEvents(_ document: JSONObject, at root: JSONPath) -> [EventRecord]? {
-        guard let elements = walker.field(document, "events", at: root, expected: "an array of events", JSONConvert.array) else { return nil }
+        guard let elements = walker.array(document, "events", at: root, of: "events", limit: CaptureLimits.maxEvents) else { return nil }
         let path = root.key("events")
         return elements.enumerated().map { i, element in
             var record = EventRecord(index: i)
             let itemPath = path.index(i)
             guard let object = walker.object(element, at: itemPath) else { return record }
-            record.atMs = walker.field(object, "atMs", at: itemPath, expected: "an integer >= 0 (milliseconds)", JSONConvert.integer(atLeast: 0))
+            record.atMs = walker.field(object, "atMs", at: itemPath, expected: Self.offsetExpected, JSONConvert.integer(in: CaptureLimits.atMs))
             let typeDescription = "one of " + Self.eventTypes.map { "\"\($0)\"" }.joined(separator: ", ")
             record.type = walker.field(object, "type", at: itemPath, expected: typeDescription) {
                 JSONConvert.string($0).flatMap { Self.eventTypes.contains($0) ? $0 : nil }

@@ -25,9 +25,11 @@ struct ManifestDecoder {
             walker.problem(path.key("format"), expected: "\"\(CaptureReader.formatIdentifier)\"", found: JSONValue.string(format).summary)
         }
         let sessionId = walker.field(document, "sessionId", at: path, expected: "a non-empty string", JSONConvert.nonEmptyString)
+        let years = CaptureLimits.startedAtYears
         let startedAt = walker.field(document, "startedAt", at: path,
-                                     expected: "an RFC 3339 UTC timestamp such as \"2026-11-20T18:00:00.000Z\"") {
-            JSONConvert.string($0).flatMap(RFC3339Timestamp.parseUTC)
+                                     expected: "an RFC 3339 UTC timestamp in the years \(years.lowerBound) to \(years.upperBound), "
+                                        + "such as \"2026-11-20T18:00:00.000Z\" (docs/limits.md)") {
+            JSONConvert.string($0).flatMap(RFC3339Timestamp.parseUTC).flatMap { years.contains($0.year) ? $0.date : nil }
         }
         let roles = document["roles"].flatMap { decodeRoles($0, at: path.key("roles")) }
         let (participants, participantIds) = decodeParticipants(document, at: path)
@@ -49,6 +51,10 @@ struct ManifestDecoder {
 
     private mutating func decodeRoles(_ value: JSONValue, at path: JSONPath) -> [String: Role]? {
         guard let object = walker.object(value, at: path, expected: "an object mapping role names to { \"canPublish\": [...] }") else { return nil }
+        guard object.members.count <= CaptureLimits.maxRoles else {
+            walker.problem(path, expected: "at most \(CaptureLimits.maxRoles) roles (docs/limits.md)", found: "\(object.members.count)")
+            return nil
+        }
         var roles: [String: Role] = [:]
         for (name, value) in object.members {
             let rolePath = path.key(name)
@@ -77,7 +83,8 @@ struct ManifestDecoder {
     /// when `participants` itself is broken.
     private mutating func decodeParticipants(_ document: JSONObject, at root: JSONPath) -> ([Participant], Set<String>?) {
         let path = root.key("participants")
-        guard let elements = walker.field(document, "participants", at: root, expected: "an array of participants", JSONConvert.array) else { return ([], nil) }
+        guard let elements = walker.array(document, "participants", at: root, of: "participants",
+                                          limit: CaptureLimits.maxParticipants) else { return ([], nil) }
         var participants: [Participant] = []
         var firstIndex: [String: Int] = [:]
         for (i, element) in elements.enumerated() {
@@ -104,7 +111,7 @@ struct ManifestDecoder {
     private mutating func decodeTracks(_ document: JSONObject, at root: JSONPath,
                                        participantIds: Set<String>?) -> ([Track], [String: String?]?) {
         let path = root.key("tracks")
-        guard let elements = walker.field(document, "tracks", at: root, expected: "an array of tracks", JSONConvert.array) else { return ([], nil) }
+        guard let elements = walker.array(document, "tracks", at: root, of: "tracks", limit: CaptureLimits.maxTracks) else { return ([], nil) }
         var tracks: [Track] = []
         var owners: [String: String?] = [:]
         var firstIndex: [String: Int] = [:]
@@ -136,7 +143,7 @@ struct ManifestDecoder {
             }
             // Absent means 0: the session clock's zero. See docs/capture-format.md.
             let startOffsetMs = walker.field(object, "startOffsetMs", at: itemPath, required: false,
-                                             expected: "an integer >= 0 (milliseconds)", JSONConvert.integer(atLeast: 0))
+                                             expected: Self.offsetExpected, JSONConvert.integer(in: CaptureLimits.startOffsetMs))
 
             var layers: [TrackLayer] = []
             var file: String?
@@ -180,12 +187,17 @@ struct ManifestDecoder {
                     firstIndex[quality] = i
                 }
             }
-            let width = walker.field(object, "width", at: itemPath, expected: "a positive integer (pixels)", JSONConvert.integer(atLeast: 1))
-            let height = walker.field(object, "height", at: itemPath, expected: "a positive integer (pixels)", JSONConvert.integer(atLeast: 1))
+            let width = walker.field(object, "width", at: itemPath, expected: Self.sideExpected, JSONConvert.integer(in: CaptureLimits.layerSide))
+            let height = walker.field(object, "height", at: itemPath, expected: Self.sideExpected, JSONConvert.integer(in: CaptureLimits.layerSide))
+            // Both sides are within layerSide here, so the product cannot overflow.
+            if let width, let height, width * height > CaptureLimits.maxLayerPixels {
+                walker.problem(itemPath, expected: "width x height at most \(CaptureLimits.maxLayerPixels) pixels (8192 x 8192; docs/limits.md)",
+                               found: "\(width) x \(height) = \(width * height) pixels")
+            }
             let file = mediaFile(object, at: itemPath)
             let startOffsetMs = walker.field(object, "startOffsetMs", at: itemPath, required: false,
-                                             expected: "an integer >= 0 (milliseconds)", JSONConvert.integer(atLeast: 0))
-            if let quality, let width, let height, let file {
+                                             expected: Self.offsetExpected, JSONConvert.integer(in: CaptureLimits.startOffsetMs))
+            if let quality, let width, let height, let file, width * height <= CaptureLimits.maxLayerPixels {
                 layers.append(TrackLayer(quality: quality, width: width, height: height, file: file, startOffsetMs: startOffsetMs))
             }
         }
@@ -201,6 +213,13 @@ struct ManifestDecoder {
         }
         return file
     }
+}
+
+extension ManifestDecoder {
+    /// What an `atMs` or `startOffsetMs` must be.
+    static let offsetExpected = "an integer from 0 to \(CaptureLimits.maxSessionMs) (milliseconds, at most 24 h; docs/limits.md)"
+    /// What a layer's `width` or `height` must be.
+    static let sideExpected = "an integer from \(CaptureLimits.layerSide.lowerBound) to \(CaptureLimits.layerSide.upperBound) (pixels; docs/limits.md)"
 }
 
 extension TrackSource {

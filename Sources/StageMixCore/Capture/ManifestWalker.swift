@@ -1,8 +1,9 @@
 import StageMixJSON
 /// Reads typed fields out of a `JSONValue` tree and records, instead of throwing, every field that is
-/// missing or of the wrong type, so one pass reports all of a manifest's problems.
+/// missing or of the wrong type, so one pass reports all of a manifest's problems. Tier and price
+/// tables are read with it too.
 struct ManifestWalker {
-    /// The manifest's name in problem reports (`session.json`).
+    /// The file's name in problem reports (`session.json`, `prices.json`).
     let file: String
     private(set) var problems: [CaptureProblem] = []
     private(set) var warnings: [CaptureProblem] = []
@@ -37,6 +38,28 @@ struct ManifestWalker {
             return nil
         }
         return converted
+    }
+
+    /// A required array member of at most `limit` elements. A longer one is reported and not read
+    /// further, so no later stage works in proportion to a count beyond docs/limits.md.
+    mutating func array(_ object: JSONObject, _ key: String, at path: JSONPath, of noun: String,
+                        limit: Int) -> [JSONValue]? {
+        guard let elements = field(object, key, at: path, expected: "an array of \(noun)", JSONConvert.array) else { return nil }
+        guard elements.count <= limit else {
+            problem(path.key(key), expected: "at most \(limit) \(noun) (docs/limits.md)", found: "\(elements.count)")
+            return nil
+        }
+        return elements
+    }
+
+    /// Members other than `allowed`, each reported. Captures ignore unknown members (a newer recorder
+    /// may add some); tier and price tables are hand-written, where an unknown key is a typo.
+    mutating func rejectUnknown(_ object: JSONObject, allowed: [String], at path: JSONPath) {
+        var reported = Set<String>()
+        for (key, _) in object.members where !allowed.contains(key) && reported.insert(key).inserted {
+            problem(path.key(key), expected: "one of the members " + allowed.map { "\"\($0)\"" }.joined(separator: ", "),
+                    found: "an unknown member \"\(key)\"")
+        }
     }
 
     /// An object, with its duplicate member names reported.
@@ -74,9 +97,10 @@ enum JSONConvert {
         return nil
     }
 
-    static func integer(atLeast minimum: Int) -> (JSONValue) -> Int? {
+    /// An integer within `range`; a larger one (even beyond `Int`, or `1e300`) is rejected, not rounded.
+    static func integer(in range: ClosedRange<Int>) -> (JSONValue) -> Int? {
         { value in
-            if case .number(let n) = value, let i = n.integer, i >= minimum { return i }
+            if case .number(let n) = value, let i = n.integer, range.contains(i) { return i }
             return nil
         }
     }

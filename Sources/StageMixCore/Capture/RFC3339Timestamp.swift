@@ -5,7 +5,8 @@ import Foundation
 /// Written out rather than left to `ISO8601DateFormatter` so that any number of fraction digits is
 /// accepted, offsets other than UTC are refused, and impossible dates (February 30) are caught.
 enum RFC3339Timestamp {
-    static func parseUTC(_ text: String) -> Date? {
+    /// The instant, and its year for range checks; `nil` when `text` is not such a timestamp.
+    static func parseUTC(_ text: String) -> (date: Date, year: Int)? {
         let chars = Array(text.utf8)
         guard chars.count >= 20 else { return nil }
         func number(_ range: Range<Int>) -> Int? {
@@ -46,7 +47,7 @@ enum RFC3339Timestamp {
 
         let days = daysSinceEpoch(year: year, month: month, day: day)
         let seconds = Double(days * 86_400 + hour * 3_600 + minute * 60 + second) + fraction
-        return Date(timeIntervalSince1970: seconds)
+        return (Date(timeIntervalSince1970: seconds), year)
     }
 
     private static func daysIn(month: Int, year: Int) -> Int {

@@ -22,9 +22,11 @@ public struct CompositionPlan: Sendable, Hashable, Codable {
         canvas = layout.canvas
         fps = layout.fps
         background = layout.background
+        // Looked up for every tile of every segment: by id, not by a walk through the list.
+        let tracks = Dictionary(capture.tracks.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var intervals: [PlanInterval] = []
         for segment in timeline.segments {
-            let interval = CompositionPlan.interval(for: segment, capture: capture, layout: layout)
+            let interval = CompositionPlan.interval(for: segment, tracks: tracks, layout: layout)
             if let last = intervals.last, last.sameContent(as: interval) {
                 intervals[intervals.count - 1].endMs = interval.endMs
             } else {
@@ -36,7 +38,7 @@ public struct CompositionPlan: Sendable, Hashable, Codable {
 
     /// The interval covering `atMs`, if within the session.
     public func interval(atMs: Int) -> PlanInterval? {
-        intervals.first { $0.startMs <= atMs && atMs < $0.endMs }
+        intervals.covering(atMs)
     }
 
     /// Every (track, layer file) any interval reads, so the pipeline opens only these.
@@ -44,7 +46,7 @@ public struct CompositionPlan: Sendable, Hashable, Codable {
         Set(intervals.flatMap { $0.tiles.compactMap(\.layer?.file) + $0.audio.map(\.file) })
     }
 
-    static func interval(for segment: StageSegment, capture: Capture, layout: Layout) -> PlanInterval {
+    static func interval(for segment: StageSegment, tracks: [String: Track], layout: Layout) -> PlanInterval {
         var sources: [LayoutSource] = []
         for participant in segment.onStage where participant.hasTile {
             sources.append(LayoutSource(participantId: participant.participantId, kind: .camera,
@@ -60,11 +62,11 @@ public struct CompositionPlan: Sendable, Hashable, Codable {
             .sorted { ($0.element.z, $0.offset) < ($1.element.z, $1.offset) }
             .compactMap { placed -> PlannedTile? in
                 guard let participant = byId[placed.element.source.participantId] else { return nil }
-                return tile(for: placed.element, participant: participant, capture: capture)
+                return tile(for: placed.element, participant: participant, tracks: tracks)
             }
         let audio = segment.onStage.flatMap { participant in
             participant.tracks.compactMap { subscribed -> PlannedAudio? in
-                guard subscribed.kind == .audio, let track = capture.track(subscribed.trackId),
+                guard subscribed.kind == .audio, let track = tracks[subscribed.trackId],
                       let file = track.file else { return nil }
                 return PlannedAudio(participantId: participant.participantId, trackId: track.id,
                                     source: track.source, file: file, muted: subscribed.flow == .muted)
@@ -74,13 +76,13 @@ public struct CompositionPlan: Sendable, Hashable, Codable {
                             regions: arrangement.regions, tiles: tiles, audio: audio)
     }
 
-    static func tile(for placed: PlacedTile, participant: OnStageParticipant, capture: Capture) -> PlannedTile {
+    static func tile(for placed: PlacedTile, participant: OnStageParticipant, tracks: [String: Track]) -> PlannedTile {
         let wanted: TrackSource = placed.source.kind == .screenShare ? .screenShare : .camera
         var tile = PlannedTile(participantId: participant.participantId, name: participant.name,
                                source: placed.source.kind, region: placed.region, rect: placed.rect, z: placed.z,
                                fit: placed.fit, show: .placeholder, trackId: nil, layer: nil,
                                placeholderReason: "no_video")
-        guard let subscribed = participant.track(source: wanted), let track = capture.track(subscribed.trackId),
+        guard let subscribed = participant.track(source: wanted), let track = tracks[subscribed.trackId],
               let layer = LayerChoice.choose(for: track, tile: placed.rect, fit: placed.fit) else { return tile }
         tile.trackId = track.id
         tile.layer = layer

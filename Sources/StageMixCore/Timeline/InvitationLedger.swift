@@ -1,6 +1,16 @@
 /// Follows `HOSTREQUESTED` and `ACK` pub/sub messages and reports each invitation's outcome.
+///
+/// Each message costs constant work (amortized), however many invitations came before: at most one
+/// invitation per viewer is open, and open invitations expire in the order they were made.
 struct InvitationLedger {
     private(set) var invitations: [Invitation] = []
+    /// Viewer id -> their open invitation (a new one supersedes it).
+    private var open: [String: Int] = [:]
+    /// Invitations in the order they were made, which is the order their answer windows close.
+    private var expiryQueue: [Int] = []
+    private var nextExpiry = 0
+    /// Viewer id -> their invitations that expired unanswered, with no late answer noted yet, ascending.
+    private var unanswered: [String: [Int]] = [:]
 
     mutating func record(_ message: PubSubMessage, atMs: Int) {
         expire(before: atMs)
@@ -8,11 +18,13 @@ struct InvitationLedger {
         case "HOSTREQUESTED":
             guard let receiver = message.payload["receiverId"] else { return }
             // A repeated invitation to the same viewer replaces the open one.
-            if let open = openIndex(receiver: receiver, sender: nil) {
-                invitations[open].outcome = .expired
-                invitations[open].resolvedAtMs = atMs
-                invitations[open].note = "superseded by a new invitation"
+            if let superseded = open[receiver] {
+                invitations[superseded].outcome = .expired
+                invitations[superseded].resolvedAtMs = atMs
+                invitations[superseded].note = "superseded by a new invitation"
             }
+            open[receiver] = invitations.count
+            expiryQueue.append(invitations.count)
             invitations.append(Invitation(
                 requestedAtMs: atMs, senderId: message.payload["senderId"] ?? message.senderId,
                 senderName: message.payload["senderName"], receiverId: receiver, outcome: .requested,
@@ -25,12 +37,10 @@ struct InvitationLedger {
             case "DECLINED": answer = .declined
             default: return
             }
-            if let open = openIndex(receiver: message.senderId, sender: message.payload["receiverId"]) {
-                invitations[open].outcome = answer
-                invitations[open].resolvedAtMs = atMs
-            } else if let late = invitations.lastIndex(where: {
-                $0.receiverId == message.senderId && $0.outcome == .expired && $0.note == nil
-            }) {
+            if let index = open.removeValue(forKey: message.senderId) {
+                invitations[index].outcome = answer
+                invitations[index].resolvedAtMs = atMs
+            } else if let late = unanswered[message.senderId]?.popLast() {
                 invitations[late].note = "answered \(answer.rawValue) at \(atMs) ms, after the \(Invitation.answerWindowMs / 1000) s window"
             }
         default:
@@ -41,26 +51,25 @@ struct InvitationLedger {
     /// Closes the ledger at the end of the session: unanswered invitations expire.
     mutating func finish(atMs endMs: Int) {
         expire(before: endMs + 1)
-        for index in invitations.indices where invitations[index].outcome == .requested {
+        for index in open.values {
             invitations[index].outcome = .expired
             invitations[index].resolvedAtMs = endMs
             invitations[index].note = "session ended before an answer"
         }
+        open = [:]
     }
 
     private mutating func expire(before nowMs: Int) {
-        for index in invitations.indices where invitations[index].outcome == .requested {
+        while nextExpiry < expiryQueue.count {
+            let index = expiryQueue[nextExpiry]
             let deadline = invitations[index].requestedAtMs + Invitation.answerWindowMs
-            if deadline < nowMs {
-                invitations[index].outcome = .expired
-                invitations[index].resolvedAtMs = deadline
-            }
+            guard deadline < nowMs else { break }
+            nextExpiry += 1
+            guard invitations[index].outcome == .requested else { continue }
+            invitations[index].outcome = .expired
+            invitations[index].resolvedAtMs = deadline
+            open[invitations[index].receiverId] = nil
+            unanswered[invitations[index].receiverId, default: []].append(index)
         }
-    }
-
-    private func openIndex(receiver: String, sender: String?) -> Int? {
-        invitations.lastIndex {
-            $0.outcome == .requested && $0.receiverId == receiver && (sender == nil || $0.senderId == sender)
-        } ?? (sender != nil ? openIndex(receiver: receiver, sender: nil) : nil)
     }
 }

@@ -1,4 +1,8 @@
 /// The stage as events leave it at one instant: a value-type state machine fed one event at a time.
+///
+/// An event costs work in proportion to what it changes, and `onStage` in proportion to what it
+/// returns, never to the capture's whole participant or track lists: a million events must plan in
+/// time linear in their number.
 struct StageState {
     struct ParticipantState {
         var mode: ParticipantMode
@@ -17,24 +21,52 @@ struct StageState {
     let capture: Capture
     private(set) var participants: [String: ParticipantState] = [:]
     private(set) var tracks: [String: TrackState] = [:]
+    /// The session time of every event that paused a stream, in order: each starts a grace period.
+    private(set) var pauseStarts: [Int] = []
     private var nextStageOrder = 0
 
-    init(capture: Capture) { self.capture = capture }
+    /// Participants on stage, in stage order (arrivals only ever append).
+    private var stage: [String] = []
+    /// Track id -> its participant and position in `capture.tracks`.
+    private let owners: [String: (participantId: String, index: Int)]
+    private let names: [String: String]
+    /// Participant id -> the tracks of theirs that have a state, cleared when they rejoin.
+    private var trackStates: [String: Set<String>] = [:]
+    /// Participant id -> positions in `capture.tracks` of their published tracks.
+    private var published: [String: Set<Int>] = [:]
+
+    init(capture: Capture) {
+        self.capture = capture
+        var owners: [String: (participantId: String, index: Int)] = [:]
+        for (index, track) in capture.tracks.enumerated() where owners[track.id] == nil {
+            owners[track.id] = (track.participantId, index)
+        }
+        self.owners = owners
+        self.names = Dictionary(capture.participants.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+    }
 
     mutating func apply(_ event: SessionEvent) {
         switch event.action {
         case let .participantJoined(id, mode, role):
             participants[id] = ParticipantState(mode: mode, role: role)
-            for track in capture.tracks where track.participantId == id { tracks[track.id] = nil }
+            for trackId in trackStates[id] ?? [] { tracks[trackId] = nil }
+            trackStates[id] = nil
+            published[id] = nil
+            settleStageOrder(of: id)
         case let .participantLeft(id):
             participants[id] = nil
-            for track in capture.tracks where track.participantId == id { tracks[track.id]?.published = false }
+            for trackId in trackStates[id] ?? [] { tracks[trackId]?.published = false }
+            published[id] = nil
+            settleStageOrder(of: id)
         case let .modeChanged(id, mode):
             participants[id]?.mode = mode
+            settleStageOrder(of: id)
         case let .pinned(id):
             if participants[id]?.pinnedAtMs == nil { participants[id]?.pinnedAtMs = event.atMs }
+            settleStageOrder(of: id)
         case let .unpinned(id):
             participants[id]?.pinnedAtMs = nil
+            settleStageOrder(of: id)
         case let .roleChanged(id, role, _):
             participants[id]?.role = role
         case let .trackPublished(id):
@@ -42,41 +74,63 @@ struct StageState {
             state.published = true
             state.muted = false
             state.pausedAtMs = nil
-            tracks[id] = state
+            setTrack(id, state)
         case let .trackUnpublished(id):
-            tracks[id]?.published = false
+            if var state = tracks[id] {
+                state.published = false
+                setTrack(id, state)
+            }
         case let .trackMuted(id):
-            tracks[id, default: TrackState()].muted = true
+            update(id) { $0.muted = true }
         case let .trackUnmuted(id):
-            tracks[id, default: TrackState()].muted = false
+            update(id) { $0.muted = false }
         case let .streamState(id, state):
             switch state {
             case .paused:
                 // A second pause report does not restart the grace period.
-                tracks[id, default: TrackState()].pausedAtMs = tracks[id]?.pausedAtMs ?? event.atMs
+                if tracks[id]?.pausedAtMs == nil { pauseStarts.append(event.atMs) }
+                update(id) { $0.pausedAtMs = $0.pausedAtMs ?? event.atMs }
             case .active:
-                tracks[id, default: TrackState()].pausedAtMs = nil
+                update(id) { $0.pausedAtMs = nil }
             }
         case let .subscriptionPermission(id, allowed):
-            tracks[id, default: TrackState()].allowed = allowed
+            update(id) { $0.allowed = allowed }
         case .pubsub, .sessionEnded:
             break
         }
-        assignStageOrder()
+    }
+
+    private mutating func update(_ trackId: String, _ change: (inout TrackState) -> Void) {
+        var state = tracks[trackId] ?? TrackState()
+        change(&state)
+        setTrack(trackId, state)
+    }
+
+    /// Stores a track's state and keeps the per-participant indexes in step with it.
+    private mutating func setTrack(_ trackId: String, _ state: TrackState) {
+        tracks[trackId] = state
+        guard let owner = owners[trackId] else { return }
+        trackStates[owner.participantId, default: []].insert(trackId)
+        if state.published {
+            published[owner.participantId, default: []].insert(owner.index)
+        } else {
+            published[owner.participantId]?.remove(owner.index)
+        }
     }
 
     /// Stage order counts arrivals on stage; someone who steps off and back on queues again at the end.
-    private mutating func assignStageOrder() {
-        for id in participants.keys.sorted() {
-            guard var state = participants[id] else { continue }
-            let onStage = state.mode == .sendAndReceive && state.pinnedAtMs != nil
-            if onStage, state.stageOrder == nil {
-                state.stageOrder = nextStageOrder
-                nextStageOrder += 1
-            } else if !onStage {
-                state.stageOrder = nil
-            }
-            participants[id] = state
+    /// Only the participant an event is about can come on or go off stage.
+    private mutating func settleStageOrder(of id: String) {
+        let onStage = participants[id].map { $0.mode == .sendAndReceive && $0.pinnedAtMs != nil } ?? false
+        if onStage {
+            guard participants[id]?.stageOrder == nil else { return }
+            participants[id]?.stageOrder = nextStageOrder
+            nextStageOrder += 1
+            stage.removeAll { $0 == id }
+            stage.append(id)
+        } else {
+            participants[id]?.stageOrder = nil
+            if let index = stage.firstIndex(of: id) { stage.remove(at: index) }
         }
     }
 
@@ -86,14 +140,13 @@ struct StageState {
         return roles[role]?.canPublish.contains(source.requiredRight) ?? false
     }
 
-    /// Everyone on stage at `nowMs` and their subscribable tracks.
+    /// Everyone on stage at `nowMs` and their subscribable tracks, in stage order.
     func onStage(atMs nowMs: Int, pauseGraceMs: Int) -> [OnStageParticipant] {
-        var result: [OnStageParticipant] = []
-        for (id, state) in participants {
-            guard state.mode == .sendAndReceive, let pinnedAt = state.pinnedAtMs, let order = state.stageOrder
-            else { continue }
+        stage.compactMap { id -> OnStageParticipant? in
+            guard let state = participants[id], let pinnedAt = state.pinnedAtMs, let order = state.stageOrder else { return nil }
             var subscribed: [SubscribedTrack] = []
-            for track in capture.tracks where track.participantId == id {
+            for index in (published[id] ?? []).sorted() {
+                let track = capture.tracks[index]
                 guard let ts = tracks[track.id], ts.published, ts.allowed,
                       may(role: state.role, publish: track.source) else { continue }
                 let flow: MediaFlow
@@ -106,15 +159,8 @@ struct StageState {
                 }
                 subscribed.append(SubscribedTrack(trackId: track.id, kind: track.kind, source: track.source, flow: flow))
             }
-            result.append(OnStageParticipant(
-                participantId: id, name: capture.participant(id)?.name ?? id, role: state.role,
-                pinnedAtMs: pinnedAt, stageOrder: order, tracks: subscribed))
+            return OnStageParticipant(participantId: id, name: names[id] ?? id, role: state.role,
+                                      pinnedAtMs: pinnedAt, stageOrder: order, tracks: subscribed)
         }
-        return result.sorted { $0.stageOrder < $1.stageOrder }
-    }
-
-    /// When paused streams still within grace will flip to the placeholder.
-    func graceDeadlines(pauseGraceMs: Int) -> [Int] {
-        tracks.values.compactMap { $0.pausedAtMs.map { $0 + pauseGraceMs } }
     }
 }

@@ -12,12 +12,16 @@ public struct StageTimeline: Sendable, Hashable, Codable {
     public static let defaultPauseGraceMs = 3_000
 
     public init(capture: Capture, pauseGraceMs: Int = StageTimeline.defaultPauseGraceMs) {
+        // A grace longer than the longest session holds a frame to the end, as any longer one would;
+        // clamping keeps `pausedAt + grace` far from overflow.
+        let pauseGraceMs = min(max(pauseGraceMs, 0), CaptureLimits.maxSessionMs)
         var state = StageState(capture: capture)
         var ledger = InvitationLedger()
         var segments: [StageSegment] = []
         let endMs = capture.durationMs
         var pending = capture.events[...]
-        var deadlines: Set<Int> = []
+        // Pauses start in event order, so their grace deadlines come due in the same order.
+        var nextPause = 0
         var nowMs = 0
 
         while nowMs < endMs {
@@ -26,14 +30,13 @@ public struct StageTimeline: Sendable, Hashable, Codable {
                 if case let .pubsub(message) = event.action { ledger.record(message, atMs: event.atMs) }
                 pending = pending.dropFirst()
             }
-            deadlines.formUnion(state.graceDeadlines(pauseGraceMs: pauseGraceMs))
+            while nextPause < state.pauseStarts.count, state.pauseStarts[nextPause] + pauseGraceMs <= nowMs { nextPause += 1 }
             let nextEvent = pending.first?.atMs ?? endMs
-            let nextDeadline = deadlines.filter { $0 > nowMs }.min() ?? endMs
+            let nextDeadline = nextPause < state.pauseStarts.count ? state.pauseStarts[nextPause] + pauseGraceMs : endMs
             let nextMs = min(nextEvent, nextDeadline, endMs)
             let onStage = state.onStage(atMs: nowMs, pauseGraceMs: pauseGraceMs)
-            if var last = segments.last, last.onStage == onStage {
-                last.endMs = nextMs
-                segments[segments.count - 1] = last
+            if let last = segments.last, last.onStage == onStage {
+                segments[segments.count - 1].endMs = nextMs
             } else {
                 segments.append(StageSegment(startMs: nowMs, endMs: nextMs, onStage: onStage))
             }
@@ -53,6 +56,6 @@ public struct StageTimeline: Sendable, Hashable, Codable {
 
     /// The segment covering `atMs`, if within the session.
     public func segment(atMs: Int) -> StageSegment? {
-        segments.first { $0.startMs <= atMs && atMs < $0.endMs }
+        segments.covering(atMs)
     }
 }

@@ -33,7 +33,7 @@ final class LayoutReader {
         checkFields(of: object, allowed: Self.canvasFields, at: path)
         let width = field(object, "width", at: path, convert: pixelCount)
         let height = field(object, "height", at: path, convert: pixelCount)
-        let fps = field(object, "fps", at: path) { integer($0, at: $1, atLeast: 1) }
+        let fps = field(object, "fps", at: path) { integer($0, at: $1, in: LayoutLimits.fps) }
         let background = field(object, "background", at: path, default: .black, convert: color)
         let size = width.flatMap { width in height.map { CanvasSize(width: width, height: $0) } }
         return (size, fps, background)
@@ -42,6 +42,10 @@ final class LayoutReader {
     private func readRegions(_ value: JSONValue, background: RGBColor, canvas: CanvasSize?, at path: String) -> [Region]? {
         guard let items = array(value, at: path) else { return nil }
         if items.isEmpty { report(path, "expected at least one region, found an empty array") }
+        guard items.count <= LayoutLimits.maxRegions else {
+            report(path, "expected at most \(LayoutLimits.maxRegions) regions, found \(items.count)")
+            return nil
+        }
         var firstIndexOfName: [String: Int] = [:]
         var regions: [Region] = []
         for (index, item) in items.enumerated() {
@@ -68,16 +72,16 @@ final class LayoutReader {
         let y = field(object, "y", at: path) { fraction($0, at: $1, positive: false) }
         let width = field(object, "width", at: path) { fraction($0, at: $1, positive: true) }
         let height = field(object, "height", at: path) { fraction($0, at: $1, positive: true) }
-        let z = field(object, "z", at: path, default: 0) { integer($0, at: $1, atLeast: nil) }
-        let maxRows = field(object, "maxRows", at: path, default: 1) { integer($0, at: $1, atLeast: 1) }
-        let maxColumns = field(object, "maxColumns", at: path, default: 1) { integer($0, at: $1, atLeast: 1) }
-        let gap = field(object, "gap", at: path, default: 0) { integer($0, at: $1, atLeast: 0) }
+        let z = field(object, "z", at: path, default: 0) { integer($0, at: $1, in: LayoutLimits.z) }
+        let maxRows = field(object, "maxRows", at: path, default: 1) { integer($0, at: $1, in: LayoutLimits.gridSide) }
+        let maxColumns = field(object, "maxColumns", at: path, default: 1) { integer($0, at: $1, in: LayoutLimits.gridSide) }
+        let gap = field(object, "gap", at: path, default: 0) { integer($0, at: $1, in: LayoutLimits.gap) }
         let fit = field(object, "fit", at: path, default: Fit.cover, convert: choice)
         let regionBackground = field(object, "background", at: path, default: background, convert: color)
         let sources = field(object, "sources", at: path, convert: sourceKinds)
         let order = field(object, "order", at: path, default: SourceOrder.pinned, convert: choice)
-        let skip = field(object, "skip", at: path, default: 0) { integer($0, at: $1, atLeast: 0) }
-        let limit = optionalField(object, "limit", at: path) { integer($0, at: $1, atLeast: 1) }
+        let skip = field(object, "skip", at: path, default: 0) { integer($0, at: $1, in: LayoutLimits.skip) }
+        let limit = optionalField(object, "limit", at: path) { integer($0, at: $1, in: LayoutLimits.limit) }
         let when = field(object, "when", at: path, default: RegionCondition.always, convert: choice)
         let tileAspect = optionalField(object, "tileAspect", at: path, convert: aspect)
 
@@ -164,16 +168,17 @@ final class LayoutReader {
         return text
     }
 
-    private func integer(_ value: JSONValue, at path: String, atLeast minimum: Int?) -> Int? {
-        let expected = minimum.map { "an integer >= \($0)" } ?? "an integer"
-        guard case .number(let number) = value, let integer = number.integer, integer >= minimum ?? Int.min
-        else { return mismatch(path, expected, value) }
+    /// An integer within `range` (docs/limits.md); a larger one, even beyond `Int`, is rejected, not rounded.
+    private func integer(_ value: JSONValue, at path: String, in range: ClosedRange<Int>) -> Int? {
+        guard case .number(let number) = value, let integer = number.integer, range.contains(integer)
+        else { return mismatch(path, "an integer from \(range.lowerBound) to \(range.upperBound)", value) }
         return integer
     }
 
     private func pixelCount(_ value: JSONValue, at path: String) -> Int? {
-        guard case .number(let number) = value, let pixels = number.integer, pixels >= 2, pixels < 1_000_000, pixels % 2 == 0
-        else { return mismatch(path, "a positive even number of pixels", value) }
+        let range = LayoutLimits.canvasSide
+        guard case .number(let number) = value, let pixels = number.integer, range.contains(pixels), pixels % 2 == 0
+        else { return mismatch(path, "an even number of pixels from \(range.lowerBound) to \(range.upperBound)", value) }
         return pixels
     }
 

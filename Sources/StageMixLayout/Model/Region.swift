@@ -52,7 +52,11 @@ public struct Region: Sendable, Hashable, Codable {
     }
 
     /// The most tiles this region places.
-    public var capacity: Int { min(limit ?? Int.max, maxRows * maxColumns) }
+    public var capacity: Int {
+        // A region built in code skips the reader's limits; a grid too large to count is unlimited.
+        let (cells, overflow) = maxRows.multipliedReportingOverflow(by: maxColumns)
+        return min(limit ?? Int.max, overflow ? Int.max : cells)
+    }
 }
 
 /// How a region sorts the sources it takes.
