@@ -7,8 +7,9 @@ import Testing
 struct DamagedCorpusTests {
     static let repository = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    /// A case composes 3 s of video in well under a second; this catches a hang, not a slow machine.
-    static let timeoutSeconds = 15.0
+    /// A case composes 3 s of video in well under a second, the largest manifest in a few; this
+    /// catches a hang, not a machine busy with the other suites.
+    static let timeoutSeconds = 20.0
     static let memoryLimitBytes = 400 << 20
     /// Killed at this size while running, so that a runaway cannot take the machine down.
     static let memoryGuardBytes = 1536 << 20
@@ -18,8 +19,8 @@ struct DamagedCorpusTests {
     static let knownIssues: [String: String] = [
         "fs-layer-fifo": "opening a layer that is a FIFO blocks forever: no file-type check or deadline in media yet",
         "fs-mic-fifo": "opening a microphone that is a FIFO blocks forever: no file-type check or deadline in media yet",
-        "manifest-ended-at-2pow53plus1": "a session 2^53 ms long is accepted and composes for ever: no bound on atMs yet",
-        "manifest-ended-at-2pow62": "a session 2^62 ms long is accepted and composes for ever: no bound on atMs yet",
+        "manifest-ended-at-2pow53plus1": "a session 2^53 ms long is accepted; BillingReport loops over its 1.5e11 minutes",
+        "manifest-ended-at-2pow62": "a session 2^62 ms long is accepted; BillingReport loops over its 7.7e13 minutes (Tests/Fixtures/fuzz/capture-hang-ended-at-2pow62.json)",
         "manifest-ended-at-int64max": "arithmetic overflow trap in InvitationLedger.finish(atMs:) (Tests/Fixtures/fuzz/capture-overflow-ended-at-int64max.json)",
         "manifest-layer-size-2pow62": "arithmetic overflow trap in Track.init sorting layers by width * height (Tests/Fixtures/fuzz/capture-overflow-layer-size-2pow62.json)",
         "manifest-layer-size-int64max": "arithmetic overflow trap in Track.init sorting layers by width * height",
