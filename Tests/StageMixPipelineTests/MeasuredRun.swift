@@ -5,10 +5,14 @@ import Glibc
 
 /// A child process run to completion or to a deadline, with its own peak memory.
 ///
-/// Foundation's `Process` reaps its child itself, so its resource usage is lost; this spawns with
-/// `posix_spawn` in a process group of its own and reaps with `wait4`, which reports that one
-/// child's peak resident size. Past the deadline, or past `killAboveBytes` of resident memory
-/// (so that a runaway cannot take the machine down), the whole group is killed.
+/// Spawned with `posix_spawn` in a process group of its own; past the deadline, or past
+/// `killAboveBytes` of resident memory (so that a runaway cannot take the machine down), the whole
+/// group is killed. The peak comes from two places, because neither is enough alone:
+/// - the child's `VmHWM` in /proc, polled while it runs, misses only its last few milliseconds;
+/// - `wait4`'s `ru_maxrss` covers its whole life, but Linux carries the high-water mark across
+///   `exec` from the memory the child started in, which is the parent's: in a test process that
+///   has grown large it says nothing. It counts only when it exceeds the parent's own high-water
+///   mark, which it can then only do through the child.
 struct MeasuredRun {
     enum Ending: Equatable, CustomStringConvertible {
         case exited(Int32)
@@ -60,17 +64,22 @@ struct MeasuredRun {
         var status: Int32 = 0
         var usage = rusage()
         var forced: Ending?
+        var polledPeak = 0
         while wait4(pid, &status, WNOHANG, &usage) == 0 {
+            let memory = memoryStatus(of: "\(pid)")
+            polledPeak = max(polledPeak, memory.peak)
             if forced == nil {
                 if Date().timeIntervalSince(start) > timeout {
                     forced = .timedOut
-                } else if residentBytes(of: pid) > killAboveBytes {
+                } else if memory.resident > killAboveBytes {
                     forced = .killedForMemory
                 }
                 if forced != nil { kill(-pid, SIGKILL) }
             }
-            usleep(20_000)
+            usleep(10_000)
         }
+        let reaped = usage.ru_maxrss * 1024
+        let peak = reaped > memoryStatus(of: "self").peak ? max(polledPeak, reaped) : polledPeak
         let seconds = Date().timeIntervalSince(start)
         let ending: Ending
         if let forced {
@@ -81,15 +90,17 @@ struct MeasuredRun {
             ending = .signalled(status & 0x7f)
         }
         let stderr = (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
-        return MeasuredRun(ending: ending, stderr: stderr, seconds: seconds, maxResidentBytes: usage.ru_maxrss * 1024)
+        return MeasuredRun(ending: ending, stderr: stderr, seconds: seconds, maxResidentBytes: peak)
     }
 
-    /// The current resident set of a running process (`VmRSS` in /proc), 0 when unknown.
-    private static func residentBytes(of pid: pid_t) -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-              let kilobytes = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
-        else { return 0 }
-        return kilobytes * 1024
+    /// A process's resident set now and its high-water mark (`VmRSS`, `VmHWM` in /proc), 0 when unknown.
+    private static func memoryStatus(of process: String) -> (resident: Int, peak: Int) {
+        guard let status = try? String(contentsOfFile: "/proc/\(process)/status", encoding: .utf8) else { return (0, 0) }
+        func kilobytes(_ field: String) -> Int {
+            guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field) }),
+                  let value = line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first else { return 0 }
+            return (Int(value) ?? 0) * 1024
+        }
+        return (kilobytes("VmRSS:"), kilobytes("VmHWM:"))
     }
 }
