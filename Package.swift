@@ -78,5 +78,12 @@ let package = Package(
         .testTarget(name: "StageMixQueueTests", dependencies: ["StageMixQueue", "StageMixOutput", "StageMixOptions"], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixPipelineTests", dependencies: ["StageMixPipeline", "StageMixSynth", "StageMixCore", "StageMixLayout", "StageMixMedia", "StageMixTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixSynthTests", dependencies: ["StageMixSynth", "StageMixCore", "StageMixMedia", "StageMixTestSupport"], swiftSettings: swiftSettings),
+
+        // Fuzz targets (docs/fuzzing.md): libFuzzer under `scripts/fuzz`'s -sanitize=fuzzer build, file replay otherwise.
+        .target(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"),
+        .executableTarget(name: "FuzzCapture", dependencies: ["CLibFuzzer", "StageMixCore", "StageMixLayout"],
+                          path: "Fuzz/FuzzCapture", swiftSettings: swiftSettings),
+        .executableTarget(name: "FuzzMedia", dependencies: ["CLibFuzzer", "StageMixMedia"],
+                          path: "Fuzz/FuzzMedia", swiftSettings: swiftSettings),
     ]
 )
