@@ -19,12 +19,6 @@ struct DamagedCorpusTests {
     static let knownIssues: [String: String] = [
         "fs-layer-fifo": "opening a layer that is a FIFO blocks forever: no file-type check or deadline in media yet",
         "fs-mic-fifo": "opening a microphone that is a FIFO blocks forever: no file-type check or deadline in media yet",
-        "manifest-ended-at-2pow53plus1": "a session 2^53 ms long is accepted; BillingReport loops over its 1.5e11 minutes",
-        "manifest-ended-at-2pow62": "a session 2^62 ms long is accepted; BillingReport loops over its 7.7e13 minutes (Tests/Fixtures/fuzz/capture-hang-ended-at-2pow62.json)",
-        "manifest-ended-at-int64max": "arithmetic overflow trap in InvitationLedger.finish(atMs:) (Tests/Fixtures/fuzz/capture-overflow-ended-at-int64max.json)",
-        "manifest-layer-size-2pow62": "arithmetic overflow trap in Track.init sorting layers by width * height (Tests/Fixtures/fuzz/capture-overflow-layer-size-2pow62.json)",
-        "manifest-layer-size-int64max": "arithmetic overflow trap in Track.init sorting layers by width * height",
-        "manifest-layer-size-2pow31": "exit 65 naming no file, track or JSON path: billing's \"aggregate resolution ... is above the highest tier\"",
         "webm-vp9-64412x2996": "a VP9 frame of 64412x2996 is decoded without a max_pixels bound: close to 400 MB (650 MB in FuzzMedia)",
     ]
 
