@@ -22,6 +22,8 @@ final class FrameProducer: @unchecked Sendable {
     let free: Handoff<CanvasFrame>
     private let frameCount: Int
     private let totalSamples: Int
+    /// What the readers could not deliver; read after the thread is done.
+    let ledger = LossLedger()
 
     /// Canvases in flight: one painting, one queued, one encoding.
     static let canvasCount = 3
@@ -29,8 +31,8 @@ final class FrameProducer: @unchecked Sendable {
     init(capture: Capture, plan: CompositionPlan, frameCount: Int) throws(MediaError) {
         self.plan = plan
         self.frameCount = frameCount
-        compositor = Compositor(capture: capture, canvas: plan.canvas)
-        mix = AudioMix(capture: capture)
+        compositor = Compositor(capture: capture, canvas: plan.canvas, fps: plan.fps, ledger: ledger)
+        mix = AudioMix(capture: capture, ledger: ledger)
         ready = Handoff(capacity: Self.canvasCount - 1)
         free = Handoff(capacity: Self.canvasCount)
         for _ in 0..<Self.canvasCount { free.put(try compositor.makeCanvas()) }

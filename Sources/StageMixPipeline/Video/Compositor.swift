@@ -13,10 +13,15 @@ final class Compositor {
     /// Media files that could not be read, with why; the composition goes on without them.
     private(set) var lostMedia: [String: String] = [:]
     let decoded = DecodeCounter()
+    private let ledger: LossLedger
+    /// How long one output frame lasts, for noting lost pictures frame by frame.
+    private let frameSeconds: Double
 
-    init(capture: Capture, canvas size: CanvasSize) {
+    init(capture: Capture, canvas size: CanvasSize, fps: Int, ledger: LossLedger) {
         self.capture = capture
         canvasSize = size
+        self.ledger = ledger
+        frameSeconds = 1 / Double(max(1, fps))
     }
 
     /// A canvas this compositor can paint.
@@ -80,10 +85,10 @@ final class Compositor {
             source = existing
         } else {
             guard let track = capture.track(trackId) else { return nil }
-            source = TrackVideoSource(track: track, capture: capture, counter: decoded)
+            source = TrackVideoSource(track: track, capture: capture, counter: decoded, ledger: ledger, frameSeconds: frameSeconds)
             sources[trackId] = source
         }
-        defer { for (file, error) in source.failures { lostMedia[file] = "\(trackId): \(error)" } }
+        defer { for (file, failure) in source.failures { lostMedia[file] = "\(trackId): \(failure.error)" } }
         if hold, let held = source.lastFrame { return held }
         return source.frame(layer: quality, at: t)
     }
