@@ -16,7 +16,7 @@ struct DamagedMediaCommandLineTests {
         process.executableURL = CommandLineTests.executable
         process.arguments = arguments
         let errURL = dir.appendingPathComponent("stderr.txt")
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         let err = try FileHandle(forWritingTo: errURL)
         defer { try? err.close() }
         process.standardError = err

@@ -5,6 +5,8 @@ internal import CFFmpeg
 final class CodecContext {
     let pointer: UnsafeMutablePointer<AVCodecContext>
     let codecName: String
+    /// The watch the context's opaque points at, released only after the context is freed (it may log then).
+    private var watch: MediaWatch?
 
     init(codec: UnsafePointer<AVCodec>) throws(MediaError) {
         guard let ctx = avcodec_alloc_context3(codec) else { throw .outOfMemory("codec context") }
@@ -32,6 +34,7 @@ final class CodecContext {
         ctx.pointer.pointee.thread_count = Int32(threadCount)
         ctx.pointer.pointee.max_pixels = Int64(maxPixels)
         ctx.pointer.pointee.opaque = watch?.opaque
+        ctx.watch = watch
         try ffCheck(avcodec_open2(ctx.pointer, codec, nil), .unsupportedCodec, "cannot open decoder \(ctx.codecName)")
         return ctx
     }

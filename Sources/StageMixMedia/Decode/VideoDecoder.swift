@@ -7,7 +7,7 @@ public final class VideoDecoder: @unchecked Sendable {
     private let context: CodecContext
     private let timeBase: Rational
 
-    private let watch = MediaWatch()
+    private let watch: MediaWatch
     /// The largest picture this decoder allocates or delivers.
     public let maxPixels: Int
 
@@ -19,6 +19,8 @@ public final class VideoDecoder: @unchecked Sendable {
             throw MediaError(.invalidArgument, "stream \(stream.index) is \(stream.mediaType), not video")
         }
         self.maxPixels = maxPixels
+        let watch = MediaWatch()
+        self.watch = watch
         context = try CodecContext.openDecoder(stream.parameters, timeBase: stream.timeBase, threadCount: threadCount,
                                                maxPixels: maxPixels, watch: watch)
         timeBase = stream.timeBase

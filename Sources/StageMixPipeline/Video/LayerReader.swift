@@ -187,7 +187,7 @@ final class LayerReader {
         awaitingKeyframe = true
         troubleEnds = nil
         if trouble == nil || trouble?.cause == .noKeyframeYet {
-            trouble = (error.code == .tooLarge ? .tooLarge : .decodeErrors, time, error.description)
+            trouble = (error.code == .tooLarge ? .tooLarge : .decodeErrors, time, error.message)
         }
     }
 
@@ -203,7 +203,7 @@ final class LayerReader {
                 decoder.reset()
                 awaitingKeyframe = true
                 troubleEnds = nil
-                if trouble == nil { trouble = (.corruptPackets, lastFrameTime ?? position, error.description) }
+                if trouble == nil { trouble = (.corruptPackets, lastFrameTime ?? position, error.message) }
                 continue
             }
             guard let packet = read else { return nil }

@@ -85,14 +85,14 @@ final class TrackVideoSource {
             if let end = reader.endTime, t > end + Self.truncationTolerance {
                 // A file that ran out while its pictures were already wrong lost them to that, not to the cut.
                 if let trouble = reader.trouble {
-                    fail(reader.file, MediaError(.decodeFailed, trouble.detail), cause: trouble.cause, at: trouble.since)
+                    fail(reader.file, Self.error(trouble), cause: trouble.cause, at: trouble.since)
                 } else {
                     fail(reader.file, MediaError(.endOfFile, "the file ends at \(String(format: "%.3f", end)) s"),
                          cause: .truncated, at: end)
                 }
             } else if let trouble = reader.trouble, trouble.cause == .tooLarge || t - trouble.since > Self.troubleLimit {
                 // A forged picture size says the file cannot be trusted: it hands over at once.
-                fail(reader.file, MediaError(.decodeFailed, trouble.detail), cause: trouble.cause, at: trouble.since)
+                fail(reader.file, Self.error(trouble), cause: trouble.cause, at: trouble.since)
             } else {
                 return frame
             }
@@ -101,6 +101,11 @@ final class TrackVideoSource {
         }
         // The failed layer hands over from this instant.
         return picture(layer: planned, at: t)
+    }
+
+    /// A reader's lasting trouble as the error `lostMedia` names the file with.
+    private static func error(_ trouble: (cause: MediaLoss.Cause, since: Double, detail: String)) -> MediaError {
+        MediaError(trouble.cause == .tooLarge ? .tooLarge : .decodeFailed, trouble.detail)
     }
 
     private func fail(_ file: String, _ error: MediaError, cause: MediaLoss.Cause? = nil, at time: Double) {
