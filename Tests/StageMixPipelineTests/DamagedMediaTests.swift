@@ -163,4 +163,18 @@ struct DamagedMediaTests {
         #expect(try #require(c.output.frame(at: 0.5)?.pixelRGB(x: x, y: y)).isClose(to: slate, tolerance: 24))
         #expect(try #require(c.output.frame(at: 1.5)?.pixelRGB(x: x, y: y)).isClose(to: c.colors["p-ana"]!, tolerance: 24))
     }
+
+    @Test func aJumpInAVideoLayersTimestampsHoldsTheLastPictureAndIsReported() throws {
+        // From 1.5 s on, every frame two seconds later: nothing between 1.5 and 3.5 s.
+        let c = try Self.anaHighFromFFmpeg { ivf in
+            for i in ivf.frames.indices where i >= 45 { ivf.frames[i].pts += 60 }
+        }
+        defer { c.cleanup() }
+        let losses = c.report.losses
+        let gap = try #require(losses.first { $0.trackId == "TR_ana_cam" && $0.cause == .timestampGap }, "\(losses)")
+        #expect(gap.layer == .high && gap.standIn == nil)
+        #expect((1_450...1_550).contains(gap.fromMs), "\(gap)")
+        #expect(gap.toMs == 2_000, "the high layer is planned until 2 s: \(gap)")
+        #expect(losses.count == 1, "\(losses)")
+    }
 }

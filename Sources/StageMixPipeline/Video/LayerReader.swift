@@ -41,6 +41,8 @@ final class LayerReader {
 
     /// How far ahead a request must jump to seek instead of decoding through.
     static let seekThreshold = 1.0
+    /// Pictures further apart than this (seconds) are a gap in the recording, not a slow source.
+    static let gapThreshold = 1.0
     /// A layer's first picture this much later than asked for is missing, not merely a frame late.
     static let firstPictureTolerance = 0.1
     /// Unreadable packets in a row after which the rest of the file is given up.
@@ -100,6 +102,13 @@ final class LayerReader {
                 trouble = nil
                 troubleEnds = nil
             }
+        }
+        if trouble == nil, let shown = current, let next = lookahead,
+           sessionTime(of: next) - sessionTime(of: shown) > Self.gapThreshold {
+            // The file's timestamps jump: the last picture holds until the next one is due.
+            let from = sessionTime(of: shown) + frameInterval, to = sessionTime(of: next)
+            trouble = (.timestampGap, from, String(format: "no picture from %.3f to %.3f s", from, to))
+            troubleEnds = to
         }
         if current == nil, trouble == nil, let next = lookahead, sessionTime(of: next) > t + Self.firstPictureTolerance {
             // Nothing to show until the first keyframe (the file starts without one: seeking found the next).

@@ -22,7 +22,8 @@ final class TrackVideoSource {
 
     /// Pictures this late past a layer's last one mean the file was cut short, not a slow source.
     static let truncationTolerance = 0.25
-    /// A layer whose pictures stay wrong this long is given up for the closest readable one.
+    /// A layer whose pictures stay wrong this long is given up for the closest readable one (not for a
+    /// gap in its timestamps: the other layers of one recording share it).
     static let troubleLimit = 2.0
 
     init(track: Track, capture: Capture, counter: DecodeCounter, ledger: LossLedger, frameSeconds: Double) {
@@ -90,7 +91,8 @@ final class TrackVideoSource {
                     fail(reader.file, MediaError(.endOfFile, "the file ends at \(String(format: "%.3f", end)) s"),
                          cause: .truncated, at: end)
                 }
-            } else if let trouble = reader.trouble, trouble.cause == .tooLarge || t - trouble.since > Self.troubleLimit {
+            } else if let trouble = reader.trouble, trouble.cause == .tooLarge
+                        || (trouble.cause != .timestampGap && t - trouble.since > Self.troubleLimit) {
                 // A forged picture size says the file cannot be trusted: it hands over at once.
                 fail(reader.file, Self.error(trouble), cause: trouble.cause, at: trouble.since)
             } else {
