@@ -22,6 +22,8 @@ public final class Composer {
         public var audioSamples: Int
         /// Media file to the reason it could not be read.
         public var lostMedia: [String: String]
+        /// Every stretch in which a subscribed track was not shown or heard as planned.
+        public var losses: [MediaLoss]
         /// Video frames decoded per layer file: only layers some tile showed appear.
         public var decodedFrames: [String: Int]
         /// Where the CPU went: the decoding thread by stage, and the encoders.
@@ -112,7 +114,7 @@ public final class Composer {
                                  totalSeconds: Double(plan.durationMs) / 1000,
                                  elapsedSeconds: Date().timeIntervalSince(started)))
         return Result(frames: frameCount, audioSamples: samplesDone,
-                      lostMedia: producer.lostMedia, decodedFrames: producer.decodedFrames,
+                      lostMedia: producer.lostMedia, losses: producer.ledger.losses(in: plan), decodedFrames: producer.decodedFrames,
                       cpuSeconds: CPUSeconds(total: CurrentThread.processCPUSeconds - cpuStart, clock: producer.clock,
                                              loudnessPass: loudnessCPU),
                       loudness: LoudnessReport(

@@ -28,6 +28,9 @@ public struct CompositionJob: Sendable {
         public var warnings: [String]
         /// Media file to why it could not be read; the composition shows placeholders or silence there.
         public var lostMedia: [String: String]
+        /// Every stretch of session time in which a subscribed track could not be shown or heard as planned:
+        /// track, planned layer, `[fromMs, toMs)`, cause, and the layer that stood in. Empty when nothing was lost.
+        public var losses: [MediaLoss]
         /// Video frames decoded per layer file.
         public var decodedFrames: [String: Int]
         public var composeSeconds: Double
@@ -72,7 +75,7 @@ public struct CompositionJob: Sendable {
                 sessionId: plan.sessionId, durationSeconds: Double(plan.durationMs) / 1000, frames: result.frames,
                 canvas: "\(plan.canvas.width)x\(plan.canvas.height)", fps: plan.fps, layout: plan.layoutName,
                 segmentSeconds: settings.segmentSeconds, segmentFormat: settings.segmentFormat.rawValue,
-                warnings: document.warnings, lostMedia: lost, decodedFrames: result.decodedFrames, composeSeconds: Date().timeIntervalSince(started),
+                warnings: document.warnings, lostMedia: lost, losses: result.losses, decodedFrames: result.decodedFrames, composeSeconds: Date().timeIntervalSince(started),
                 cpuSeconds: result.cpuSeconds, loudness: result.loudness, layerStandIns: result.layerStandIns)
             try write(document.timeline, to: "timeline.json", in: staging)
             try write(document.billing, to: "billing.json", in: staging)

@@ -22,6 +22,8 @@ final class FrameProducer: @unchecked Sendable {
     let free: Handoff<CanvasFrame>
     private let frameCount: Int
     private let totalSamples: Int
+    /// What the readers could not deliver; read after the thread is done.
+    let ledger = LossLedger()
 
     /// Canvases in flight: one painting, one queued, one encoding.
     static let canvasCount = 3
@@ -32,8 +34,8 @@ final class FrameProducer: @unchecked Sendable {
     init(capture: Capture, plan: CompositionPlan, frameCount: Int, levels: LoudnessAnalysis.Result? = nil) throws(MediaError) {
         self.plan = plan
         self.frameCount = frameCount
-        compositor = Compositor(capture: capture, canvas: plan.canvas, fps: plan.fps)
-        mix = AudioMix(capture: capture, levels: levels)
+        compositor = Compositor(capture: capture, canvas: plan.canvas, fps: plan.fps, ledger: ledger)
+        mix = AudioMix(capture: capture, ledger: ledger, levels: levels)
         outputMeter = try LoudnessMeter(channels: 2, sampleRate: AudioTrackReader.sampleRate)
         ready = Handoff(capacity: Self.canvasCount - 1)
         free = Handoff(capacity: Self.canvasCount)

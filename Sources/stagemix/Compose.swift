@@ -57,6 +57,7 @@ extension StageMix {
                 for (file, why) in report.lostMedia.sorted(by: { $0.key < $1.key }) {
                     FileHandle.standardError.write(Data("warning: lost media \(file): \(why)\n".utf8))
                 }
+                for line in report.lossSummary() { FileHandle.standardError.write(Data("warning: \(line)\n".utf8)) }
                 let summary = String(format: "composed %@: %.1f s in %.1f s (%.1fx) -> %@/hls/index.m3u8\n",
                                      report.sessionId, report.durationSeconds, report.composeSeconds,
                                      report.durationSeconds / max(report.composeSeconds, 0.001), out.path)

@@ -9,7 +9,7 @@ import StageMixMedia
             _ = try Demuxer(path: path)
             Issue.record("opening a missing file succeeded")
         } catch {
-            #expect(error.code == .openFailed)
+            #expect(error.code == .notFound)
             #expect(error.message.contains(path))
             #expect(error.message.contains("No such file"))
         }

@@ -16,11 +16,7 @@ struct DamagedCorpusTests {
 
     /// Cases that fail today because the fix belongs to another change of issue 9, with why.
     /// Their failures are recorded as known issues; once a case passes, drop it from here.
-    static let knownIssues: [String: String] = [
-        "fs-layer-fifo": "opening a layer that is a FIFO blocks forever: no file-type check or deadline in media yet",
-        "fs-mic-fifo": "opening a microphone that is a FIFO blocks forever: no file-type check or deadline in media yet",
-        "webm-vp9-64412x2996": "a VP9 frame of 64412x2996 is decoded without a max_pixels bound: close to 400 MB (650 MB in FuzzMedia)",
-    ]
+    static let knownIssues: [String: String] = [:]
 
     /// What a case's `expect.json` says.
     struct Expectation: Decodable {

@@ -19,6 +19,14 @@ public struct MediaError: Error, Sendable, CustomStringConvertible {
         public static let muxFailed = Code("muxFailed")
         public static let seekFailed = Code("seekFailed")
         public static let outOfMemory = Code("outOfMemory")
+        /// No file at the path.
+        public static let notFound = Code("notFound")
+        /// A FIFO, device, socket or directory where a media file should be: never opened.
+        public static let notRegularFile = Code("notRegularFile")
+        /// An open, read or seek passed its deadline (`MediaLimits`).
+        public static let timedOut = Code("timedOut")
+        /// A picture larger than `MediaLimits` allow.
+        public static let tooLarge = Code("tooLarge")
     }
 
     public let code: Code

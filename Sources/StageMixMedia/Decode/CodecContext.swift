@@ -5,6 +5,8 @@ internal import CFFmpeg
 final class CodecContext {
     let pointer: UnsafeMutablePointer<AVCodecContext>
     let codecName: String
+    /// The watch the context's opaque points at, released only after the context is freed (it may log then).
+    private var watch: MediaWatch?
 
     init(codec: UnsafePointer<AVCodec>) throws(MediaError) {
         guard let ctx = avcodec_alloc_context3(codec) else { throw .outOfMemory("codec context") }
@@ -18,7 +20,9 @@ final class CodecContext {
     }
 
     /// A decoder context configured from stream parameters, opened.
-    static func openDecoder(_ parameters: CodecParameters, timeBase: Rational, threadCount: Int) throws(MediaError) -> CodecContext {
+    /// `maxPixels` bounds the pictures it allocates; `watch` counts the errors it logs.
+    static func openDecoder(_ parameters: CodecParameters, timeBase: Rational, threadCount: Int,
+                            maxPixels: Int = MediaLimits.maxPixels, watch: MediaWatch? = nil) throws(MediaError) -> CodecContext {
         let id = parameters.pointer.pointee.codec_id
         guard let codec = avcodec_find_decoder(id) else {
             throw MediaError(.unsupportedCodec, "no decoder for codec '\(String(cString: avcodec_get_name(id)))'")
@@ -28,6 +32,9 @@ final class CodecContext {
                     "decoder parameters for \(ctx.codecName)")
         ctx.pointer.pointee.pkt_timebase = timeBase.av
         ctx.pointer.pointee.thread_count = Int32(threadCount)
+        ctx.pointer.pointee.max_pixels = Int64(maxPixels)
+        ctx.pointer.pointee.opaque = watch?.opaque
+        ctx.watch = watch
         try ffCheck(avcodec_open2(ctx.pointer, codec, nil), .unsupportedCodec, "cannot open decoder \(ctx.codecName)")
         return ctx
     }

@@ -10,30 +10,83 @@ public final class Demuxer: @unchecked Sendable {
     /// The container's streams, in index order.
     public let streams: [StreamInfo]
 
+    /// What this demuxer may cost (deadlines; the picture size stream probing may decode).
+    public let limits: MediaLimits
+    private let watch = MediaWatch()
+
     /// Opens `url` (a file URL or any URL libavformat understands) and probes its streams.
-    public init(url: URL) throws(MediaError) {
+    ///
+    /// A file URL must name a regular file: a FIFO or device could block `open(2)` itself, where no
+    /// deadline reaches, so it is refused before FFmpeg sees it. Opening and probing share the
+    /// `openSeconds` deadline; stream probing decodes no picture over `maxPixels`.
+    public init(url: URL, limits: MediaLimits = .standard) throws(MediaError) {
         location = url.isFileURL ? url.path : url.absoluteString
-        var ctx: UnsafeMutablePointer<AVFormatContext>?
-        let opened = avformat_open_input(&ctx, location, nil, nil)
+        self.limits = limits
+        if url.isFileURL { try Self.checkRegularFile(location) }
+        guard let ctx = avformat_alloc_context() else { throw .outOfMemory("format context") }
+        cff_format_watch(ctx, watch.pointer)
+        var opening: UnsafeMutablePointer<AVFormatContext>? = ctx
+        let watch = self.watch
+        watch.arm(seconds: limits.openSeconds)
+        defer { watch.disarm() }
+        let opened = avformat_open_input(&opening, location, nil, nil)  // frees the context on failure
         if opened < 0 {
-            throw MediaError.ffmpeg(.openFailed, "cannot open '\(location)'", opened)
+            throw Self.error(opened, .openFailed, "cannot open '\(location)'")
         }
-        context = ctx
-        let probed = avformat_find_stream_info(ctx, nil)
+        context = opening
+        let probed = Self.findStreamInfo(ctx, maxPixels: limits.maxPixels)
         if probed < 0 {
             avformat_close_input(&context)
-            throw MediaError.ffmpeg(.invalidData, "cannot read stream info of '\(location)'", probed)
+            throw Self.error(probed, .invalidData, "cannot read stream info of '\(location)'")
         }
         var found: [StreamInfo] = []
-        for i in 0..<Int(ctx!.pointee.nb_streams) {
+        for i in 0..<Int(ctx.pointee.nb_streams) {
             do {
-                found.append(try StreamInfo(stream: ctx!.pointee.streams[i]!))
+                found.append(try StreamInfo(stream: ctx.pointee.streams[i]!))
             } catch {
                 avformat_close_input(&context)
                 throw error
             }
         }
         streams = found
+    }
+
+    /// Probing may decode a picture per stream; each probing decoder gets the `max_pixels` limit.
+    private static func findStreamInfo(_ ctx: UnsafeMutablePointer<AVFormatContext>, maxPixels: Int) -> Int32 {
+        let count = Int(ctx.pointee.nb_streams)
+        guard count > 0 else { return avformat_find_stream_info(ctx, nil) }
+        var options = [OpaquePointer?](repeating: nil, count: count)
+        for i in 0..<count { av_dict_set(&options[i], "max_pixels", String(maxPixels), 0) }
+        defer { for i in 0..<count { av_dict_free(&options[i]) } }
+        return options.withUnsafeMutableBufferPointer { avformat_find_stream_info(ctx, $0.baseAddress) }
+    }
+
+    /// Only a regular file (or a link to one) is opened as media.
+    static func checkRegularFile(_ path: String) throws(MediaError) {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            let code = errno
+            let reason = String(cString: strerror(code))
+            if code == ENOENT || code == ENOTDIR { throw MediaError(.notFound, "cannot open '\(path)': \(reason)") }
+            throw MediaError(.openFailed, "cannot open '\(path)': \(reason)")
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            let kind: String
+            switch info.st_mode & S_IFMT {
+            case S_IFIFO: kind = "a FIFO"
+            case S_IFDIR: kind = "a directory"
+            case S_IFCHR, S_IFBLK: kind = "a device"
+            case S_IFSOCK: kind = "a socket"
+            default: kind = "not a regular file"
+            }
+            throw MediaError(.notRegularFile, "'\(path)' is \(kind), not a media file")
+        }
+    }
+
+    /// An FFmpeg failure, told apart when it was our deadline that stopped it.
+    private static func error(_ ret: Int32, _ code: MediaError.Code, _ context: String) -> MediaError {
+        if ret == cff_AVERROR_EXIT() { return MediaError.ffmpeg(.timedOut, "\(context) in time", ret) }
+        return MediaError.ffmpeg(code, context, ret)
     }
 
     /// Convenience for a file path.
@@ -56,6 +109,10 @@ public final class Demuxer: @unchecked Sendable {
         return d == cff_AV_NOPTS_VALUE() ? nil : Double(d) / Double(AV_TIME_BASE)
     }
 
+    /// Errors the container reader has logged so far: damage it stepped over (an Ogg page whose CRC
+    /// does not match is dropped and only logged), so a caller can tell lost packets from a quiet gap.
+    public var loggedErrors: Int { watch.errors }
+
     /// The first stream of the given type, if any.
     public func firstStream(ofType type: MediaType) -> StreamInfo? {
         streams.first { $0.mediaType == type }
@@ -64,7 +121,9 @@ public final class Demuxer: @unchecked Sendable {
     /// The next packet of any stream, or nil at the end of the file.
     public func readPacket() throws(MediaError) -> Packet? {
         guard let p = av_packet_alloc() else { throw .outOfMemory("packet") }
+        watch.arm(seconds: limits.readSeconds)
         let ret = av_read_frame(context, p)
+        watch.disarm()
         if ret == cff_AVERROR_EOF() {
             var dead: UnsafeMutablePointer<AVPacket>? = p
             av_packet_free(&dead)
@@ -73,15 +132,16 @@ public final class Demuxer: @unchecked Sendable {
         if ret < 0 {
             var dead: UnsafeMutablePointer<AVPacket>? = p
             av_packet_free(&dead)
-            throw MediaError.ffmpeg(.invalidData, "cannot read packet from '\(location)'", ret)
+            throw Self.error(ret, .invalidData, "cannot read packet from '\(location)'")
         }
         // Read the live AVStream: MPEG-TS may add streams after the probe.
         let tb = Rational(context!.pointee.streams[Int(p.pointee.stream_index)]!.pointee.time_base)
         return Packet(taking: p, timeBase: tb)
     }
 
-    /// Seeks so the next packets start at the keyframe at or before `seconds`
-    /// (of `streamIndex`, or of the default stream when nil).
+    /// Seeks so the next packets start at the keyframe at or before `seconds` (of `streamIndex`, or of
+    /// the default stream when nil); when there is none, as in a file that starts without a keyframe,
+    /// at the first keyframe after it.
     public func seek(toSeconds seconds: Double, streamIndex: Int? = nil) throws(MediaError) {
         let index = Int32(streamIndex ?? -1)
         let target: Int64
@@ -91,7 +151,13 @@ public final class Demuxer: @unchecked Sendable {
         } else {
             target = Int64((seconds * Double(AV_TIME_BASE)).rounded(.down))
         }
-        try ffCheck(av_seek_frame(context, index, target, AVSEEK_FLAG_BACKWARD), .seekFailed,
-                    "cannot seek '\(location)' to \(seconds) s")
+        watch.arm(seconds: limits.readSeconds)
+        defer { watch.disarm() }
+        var ret = av_seek_frame(context, index, target, AVSEEK_FLAG_BACKWARD)
+        if ret < 0, ret != cff_AVERROR_EXIT() {
+            watch.arm(seconds: limits.readSeconds)
+            ret = av_seek_frame(context, index, target, 0)
+        }
+        if ret < 0 { throw Self.error(ret, .seekFailed, "cannot seek '\(location)' to \(seconds) s") }
     }
 }

@@ -14,9 +14,11 @@ final class AudioMix {
     private var mono: [Float] = []
     /// Media files that could not be read, with why.
     private(set) var lostMedia: [String: String] = [:]
+    private let ledger: LossLedger
 
-    init(capture: Capture, levels: LoudnessAnalysis.Result? = nil) {
+    init(capture: Capture, ledger: LossLedger, levels: LoudnessAnalysis.Result? = nil) {
         self.capture = capture
+        self.ledger = ledger
         self.levels = levels
         trackGains = levels?.trackGains ?? [:]
         // Normalised output keeps its true peak at most -1 dBTP: the sample ceiling leaves room for inter-sample peaks.
@@ -32,12 +34,15 @@ final class AudioMix {
         readers = readers.filter { id, _ in audible.contains { $0.trackId == id } }
         mono.withUnsafeMutableBufferPointer { out in
             for source in audible where !failed.contains(source.file) {
-                do {
+                do throws(MediaError) {
                     try mix(source, into: out, from: start)
                 } catch {
+                    // Could not open, or could not read on: silence from here to wherever the plan has it.
                     failed.insert(source.file)
                     lostMedia[source.file] = "\(source.trackId): \(error)"
                     readers[source.trackId] = nil
+                    ledger.note(MediaLoss.Cause(failure: error), trackId: source.trackId, layer: nil, file: source.file,
+                                fromMs: start * 1000 / AudioTrackReader.sampleRate, detail: error.description)
                 }
             }
             if let master = levels?.masterGain, master != 1 { for i in out.indices { out[i] *= master } }
@@ -64,7 +69,8 @@ final class AudioMix {
     private func reader(for source: PlannedAudio) throws(MediaError) -> AudioTrackReader {
         if let reader = readers[source.trackId] { return reader }
         let offset = capture.track(source.trackId)?.startOffsetMs ?? 0
-        let reader = try AudioTrackReader(url: capture.mediaURL(source.file), file: source.file, startOffsetMs: offset)
+        let reader = try AudioTrackReader(url: capture.mediaURL(source.file), file: source.file, trackId: source.trackId,
+                                          startOffsetMs: offset, ledger: ledger)
         readers[source.trackId] = reader
         return reader
     }

@@ -4,11 +4,20 @@ import StageMixMedia
 /// Reads one audio track file and delivers its samples on the session clock, at 48 kHz.
 ///
 /// Opus goes through libopus; anything else through libavcodec, resampled to 48 kHz with libswresample.
-/// Samples are placed by packet timestamps, so gaps in the file become silence.
+/// Samples are placed by packet timestamps, so gaps in the file become silence. A gap costs nothing:
+/// audio decoded beyond one waits, and the queue restarts on the far side once the session gets there,
+/// so memory and time depend on the session's length, never on the timestamps a file claims.
+/// What cannot be heard as planned (a damaged packet, a gap, a file cut short) is noted in `ledger`.
 final class AudioTrackReader {
     static let sampleRate = 48_000
+    /// A jump in timestamps longer than this is reported as a gap (shorter ones are ordinary: Opus DTX).
+    static let gapThreshold = sampleRate
+    /// Read errors in a row after which the rest of the file is given up as unreadable.
+    static let maxReadErrorsInARow = 8
 
     let file: String
+    let trackId: String
+    private let ledger: LossLedger
     private let demuxer: Demuxer
     private let stream: StreamInfo
     private let opus: OpusDecoder?
@@ -17,13 +26,20 @@ final class AudioTrackReader {
     private let resampler: AudioResampler?
     private let startSample: Int
     private let firstPts: Double
-    /// Decoded mono samples not yet consumed, starting at session sample `bufferStart`.
-    private var buffer: [Float] = []
-    private var bufferStart = 0
+    /// Decoded samples not yet consumed.
+    private var queue: SampleQueue
+    /// Samples decoded beyond a gap, waiting until the session reaches them.
+    private var pending: (at: Int, samples: AudioSamples)?
     private var finished = false
+    /// Errors the demuxer has logged that a gap has already been blamed on. Probing at open may read
+    /// past damage and log it long before the packets after it come out, so an error is not tied to
+    /// the packet it came with but to the next gap: that is what the dropped data left.
+    private var explainedErrors = 0
 
-    init(url: URL, file: String, startOffsetMs: Int) throws(MediaError) {
+    init(url: URL, file: String, trackId: String, startOffsetMs: Int, ledger: LossLedger) throws(MediaError) {
         self.file = file
+        self.trackId = trackId
+        self.ledger = ledger
         demuxer = try Demuxer(url: url)
         guard let audio = demuxer.firstStream(ofType: .audio) else {
             throw MediaError(.invalidData, "'\(url.path)' has no audio stream")
@@ -41,91 +57,158 @@ final class AudioTrackReader {
         }
         startSample = startOffsetMs * Self.sampleRate / 1000
         firstPts = Double(audio.startTime ?? 0) * audio.timeBase.doubleValue
-        bufferStart = startSample
+        queue = SampleQueue(start: startSample)
     }
+
+    /// Samples the reader holds room for (decoded, not yet mixed): bounded by a block and a packet.
+    var bufferedCapacity: Int { queue.capacity + (pending?.samples.interleaved.count ?? 0) }
 
     /// Adds this track's samples for session samples `[start, start + out.count)` into `out` (mono).
     func mix(into out: UnsafeMutableBufferPointer<Float>, from start: Int) throws(MediaError) {
         let end = start + out.count
-        if start > bufferStart + buffer.count + Self.sampleRate {
+        // A jump ahead (the track heard again after a while) seeks; a finished file has nothing ahead.
+        if !finished, start > (pending?.at ?? queue.end) + Self.sampleRate {
             try seek(toSample: start)
         }
-        while !finished, bufferStart + buffer.count < end { try decodeMore() }
-        // Drop what lies before the window.
-        if start > bufferStart {
-            let drop = min(buffer.count, start - bufferStart)
-            buffer.removeFirst(drop)
-            bufferStart += drop
+        queue.drop(before: start)
+        while true {
+            takePending(before: end)
+            guard !finished, pending == nil, queue.end < end else { break }
+            try decodeMore()
         }
-        let from = max(start, bufferStart)
-        let to = min(end, bufferStart + buffer.count)
-        guard from < to else { return }
-        buffer.withUnsafeBufferPointer { src in
-            for s in from..<to { out[s - start] += src[s - bufferStart] }
+        queue.mix(into: out, from: start)
+    }
+
+    /// Moves the samples waiting beyond a gap into the queue once nothing before them is left to mix,
+    /// or once they are due before `end` (the silence between is then shorter than one block).
+    private func takePending(before end: Int) {
+        guard let waiting = pending else { return }
+        if queue.isEmpty {
+            queue.reset(at: waiting.at)
+        } else if waiting.at < end {
+            queue.appendSilence(waiting.at - queue.end)
+        } else {
+            return
         }
+        pending = nil
+        append(waiting.samples, at: waiting.at)
     }
 
     private func seek(toSample sample: Int) throws(MediaError) {
         let seconds = Double(sample - startSample) / Double(Self.sampleRate) + firstPts
         try demuxer.seek(toSeconds: max(0, seconds), streamIndex: stream.index)
         opus?.reset()
-        buffer.removeAll(keepingCapacity: true)
-        bufferStart = sample
+        queue.reset(at: sample)
+        pending = nil
         finished = false
     }
 
     private func decodeMore() throws(MediaError) {
         guard let packet = try nextPacket() else {
-            if let other { try other.send(nil); try drain(other, at: nil) }
+            if let other { try? other.send(nil); drain(other, at: nil) }
             finished = true
+            note(.truncated, from: pending.map { $0.at + $0.samples.frameCount } ?? queue.end, to: nil,
+                 "the file ends here")
             return
         }
         let at = packet.ptsSeconds.map { startSample + Int((($0 - firstPts) * Double(Self.sampleRate)).rounded()) }
+        let damaged = demuxer.loggedErrors > explainedErrors
         if let opus {
-            append(try opus.decode(packet), at: at)
+            do {
+                place(try opus.decode(packet), at: at, damaged: damaged)
+            } catch {
+                noteBadPacket(packet, at: at, .corruptPackets, error)
+            }
         } else if let other {
-            try other.send(packet)
-            try drain(other, at: at)
+            do {
+                try other.send(packet)
+            } catch {
+                noteBadPacket(packet, at: at, .decodeErrors, error)
+            }
+            drain(other, at: at, damaged: damaged)
         }
     }
 
-    private func drain(_ decoder: AudioDecoder, at: Int?) throws(MediaError) {
+    private func noteBadPacket(_ packet: Packet, at: Int?, _ cause: MediaLoss.Cause, _ error: MediaError) {
+        let from = at ?? queue.end
+        let length = max(1, Int((Double(packet.duration) * packet.timeBase.doubleValue * Double(Self.sampleRate)).rounded()))
+        note(cause, from: from, to: from + length, error.description)
+    }
+
+    private func drain(_ decoder: AudioDecoder, at: Int?, damaged: Bool = false) {
         var position = at
-        while case .frame(let decoded) = try decoder.receive() {
-            let samples = try resampler?.convert(decoded) ?? decoded
-            append(samples, at: position)
+        var damaged = damaged
+        while true {
+            let output: DecoderOutput<AudioSamples>
+            do {
+                output = try decoder.receive()
+            } catch {
+                note(.decodeErrors, from: position ?? queue.end, to: (position ?? queue.end) + 960, error.description)
+                return
+            }
+            guard case .frame(let decoded) = output else { return }
+            guard let samples = try? resampler?.convert(decoded) ?? decoded else { continue }
+            place(samples, at: position, damaged: damaged)
+            damaged = false
             position = position.map { $0 + samples.frameCount }
         }
     }
 
-    /// Places decoded samples at session sample `at` (or right after what is buffered), down-mixed to mono.
-    private func append(_ samples: AudioSamples, at: Int?) {
-        let frames = samples.frameCount
-        guard frames > 0 else { return }
-        let end = bufferStart + buffer.count
+    /// Places decoded samples at session sample `at` (or right after what is buffered); audio beyond a
+    /// gap waits in `pending` rather than the gap being filled with silence. A gap after `damaged` data
+    /// is what the damage cost; otherwise only a long one is reported.
+    private func place(_ samples: AudioSamples, at: Int?, damaged: Bool) {
+        guard samples.frameCount > 0 else { return }
+        let end = pending.map { $0.at + $0.samples.frameCount } ?? queue.end
         var position = at ?? end
         // Opus packets carry pre-skip in their first timestamps; trust continuity when within a packet.
         if abs(position - end) < 960 { position = end }
         if position > end {
-            buffer.append(contentsOf: repeatElement(0, count: position - end))
-        }
-        var skip = max(0, end - position)
-        let channels = samples.channels
-        samples.interleaved.withUnsafeBufferPointer { src in
-            buffer.reserveCapacity(buffer.count + frames)
-            while skip < frames {
-                var sum: Float = 0
-                for c in 0..<channels { sum += src[skip * channels + c] }
-                buffer.append(sum / Float(channels))
-                skip += 1
+            if damaged {
+                explainedErrors = demuxer.loggedErrors
+                note(.corruptPackets, from: end, to: position, "the container reader dropped damaged data")
+            } else if position - end > Self.gapThreshold {
+                note(.timestampGap, from: end, to: position, "timestamps jump \(Double(position - end) / Double(Self.sampleRate)) s")
             }
+            if pending == nil {
+                pending = (position, samples)
+                return
+            }
+        }
+        if pending != nil {
+            // Only reached when the decoder hands out several frames for one packet, all beyond the gap.
+            pending?.samples.interleaved += samples.interleaved
+            return
+        }
+        append(samples, at: position)
+    }
+
+    /// Appends samples at `position`, skipping what overlaps the queue's end.
+    private func append(_ samples: AudioSamples, at position: Int) {
+        let skip = max(0, queue.end - position)
+        samples.interleaved.withUnsafeBufferPointer { src in
+            queue.appendMono(src, channels: samples.channels, from: skip)
         }
     }
 
+    private func note(_ cause: MediaLoss.Cause, from: Int, to: Int?, _ detail: String) {
+        ledger.note(cause, trackId: trackId, layer: nil, file: file, fromMs: from * 1000 / Self.sampleRate,
+                    toMs: to.map { ($0 * 1000 + Self.sampleRate - 1) / Self.sampleRate } ?? .max, detail: detail)
+    }
+
+    /// The next packet of the stream; damaged packets the demuxer cannot read are skipped and noted,
+    /// until so many come in a row that the rest of the file is given up.
     private func nextPacket() throws(MediaError) -> Packet? {
-        while let packet = try demuxer.readPacket() {
-            if packet.streamIndex == stream.index { return packet }
+        var errors = 0
+        while true {
+            do {
+                guard let packet = try demuxer.readPacket() else { return nil }
+                errors = 0
+                if packet.streamIndex == stream.index { return packet }
+            } catch where error.code == .invalidData && errors < Self.maxReadErrorsInARow {
+                errors += 1
+                note(.corruptPackets, from: queue.end, to: queue.end + 960, error.description)
+            }
         }
-        return nil
     }
 }

@@ -48,6 +48,8 @@ struct LoudnessAnalysis {
         var energies: [String: [(hop: Int, energy: Double)]] = [:]
         var scratch = [Float](repeating: 0, count: Self.hop)
         var hopCount = 0
+        // What the readers find wrong here the composition finds again and reports.
+        let unreported = LossLedger()
 
         var start = 0
         while start < totalSamples {
@@ -62,8 +64,8 @@ struct LoudnessAnalysis {
                 for source in interval.audio where !source.muted && !failed.contains(source.trackId) {
                     do {
                         let reader = try readers[source.trackId] ?? AudioTrackReader(
-                            url: capture.mediaURL(source.file), file: source.file,
-                            startOffsetMs: capture.track(source.trackId)?.startOffsetMs ?? 0)
+                            url: capture.mediaURL(source.file), file: source.file, trackId: source.trackId,
+                            startOffsetMs: capture.track(source.trackId)?.startOffsetMs ?? 0, ledger: unreported)
                         readers[source.trackId] = reader
                         let meter = try meters[source.trackId] ?? LoudnessMeter(channels: 1, sampleRate: AudioTrackReader.sampleRate)
                         meters[source.trackId] = meter

@@ -13,13 +13,18 @@ final class Compositor {
     /// Media files that could not be read, with why; the composition goes on without them.
     private(set) var lostMedia: [String: String] = [:]
     let decoded = DecodeCounter()
+    private let ledger: LossLedger
+    /// How long one output frame lasts, for noting lost pictures frame by frame.
+    private let frameSeconds: Double
     /// Where a tile showed another layer than planned, because the planned one had no picture there.
     let standIns: LayerStandInLog
     private let frameMs: Int
 
-    init(capture: Capture, canvas size: CanvasSize, fps: Int = 30) {
+    init(capture: Capture, canvas size: CanvasSize, fps: Int, ledger: LossLedger) {
         self.capture = capture
         canvasSize = size
+        self.ledger = ledger
+        frameSeconds = 1 / Double(max(1, fps))
         frameMs = 1000 / max(1, fps)
         standIns = LayerStandInLog(frameMs: frameMs)
     }
@@ -86,10 +91,10 @@ final class Compositor {
             source = existing
         } else {
             guard let track = capture.track(trackId) else { return nil }
-            source = TrackVideoSource(track: track, capture: capture, counter: decoded)
+            source = TrackVideoSource(track: track, capture: capture, counter: decoded, ledger: ledger, frameSeconds: frameSeconds)
             sources[trackId] = source
         }
-        defer { for (file, error) in source.failures { lostMedia[file] = "\(trackId): \(error)" } }
+        defer { for (file, failure) in source.failures { lostMedia[file] = "\(trackId): \(failure.error)" } }
         if hold, let held = source.lastFrame { return held }
         let frame = source.frame(layer: quality, at: t)
         if let shown = source.standingIn {

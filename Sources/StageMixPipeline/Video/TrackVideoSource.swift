@@ -4,20 +4,34 @@ import StageMixMedia
 
 /// One subscribed video track as the compositor sees it: pictures at the planned layer,
 /// switching layers the way an SFU does, at the new layer's next keyframe.
+///
+/// A layer whose file cannot be opened, ends before the plan does, cannot be read on, or stays
+/// undecodable hands over to the closest readable layer from that instant. Every frame that is not
+/// the planned layer's own picture is noted in the ledger, with the cause and the stand-in.
 final class TrackVideoSource {
     let track: Track
     private let capture: Capture
+    private let ledger: LossLedger
+    private let frameSeconds: Double
     private var active: (quality: LayerQuality, reader: LayerReader)?
     private var incoming: (quality: LayerQuality, reader: LayerReader, switchAt: Double)?
-    /// Files that failed to open or decode; reported once, then shown as placeholder.
-    private(set) var failures: [String: MediaError] = [:]
+    /// Files that failed, why and from when; not tried again.
+    private(set) var failures: [String: (error: MediaError, cause: MediaLoss.Cause, at: Double)] = [:]
 
     private let counter: DecodeCounter
 
-    init(track: Track, capture: Capture, counter: DecodeCounter) {
+    /// Pictures this late past a layer's last one mean the file was cut short, not a slow source.
+    static let truncationTolerance = 0.25
+    /// A layer whose pictures stay wrong this long is given up for the closest readable one (not for a
+    /// gap in its timestamps: the other layers of one recording share it).
+    static let troubleLimit = 2.0
+
+    init(track: Track, capture: Capture, counter: DecodeCounter, ledger: LossLedger, frameSeconds: Double) {
         self.track = track
         self.capture = capture
         self.counter = counter
+        self.ledger = ledger
+        self.frameSeconds = frameSeconds
     }
 
     /// The layer currently delivering pictures.
@@ -31,16 +45,27 @@ final class TrackVideoSource {
     /// When the planned layer's file cannot be read, the closest readable layer stands in (larger ones
     /// first, as scaling down looks better than up), as an SFU forwards the layers it has.
     func frame(layer planned: LayerQuality, at t: Double) -> VideoFrame? {
+        let frame = picture(layer: planned, at: t)
+        noteLoss(planned: planned, at: t, showing: frame != nil)
+        return frame
+    }
+
+    private func picture(layer planned: LayerQuality, at t: Double) -> VideoFrame? {
         if active == nil {
             // A new subscription starts from the layer's latest keyframe, as an SFU answers with one.
-            guard let (quality, reader) = openReadable(planned) else { return nil }
-            try? reader.seek(to: t)
+            guard let (quality, reader) = openReadable(planned, at: t) else { return nil }
+            do {
+                try reader.seek(to: t)
+            } catch {
+                fail(reader.file, error, at: t)
+                return picture(layer: planned, at: t)
+            }
             active = (quality, reader)
             incoming = nil
         } else if let wanted = readable(planned), wanted != active?.quality, wanted != incoming?.quality,
                   wanted != unreachable {
             incoming = nil
-            if let (quality, reader) = openReadable(planned), quality != active?.quality {
+            if let (quality, reader) = openReadable(planned, at: t), quality != active?.quality {
                 if let at = try? reader.positionAtKeyframe(atOrAfter: t) {
                     incoming = (quality, reader, at)
                 } else {
@@ -56,20 +81,60 @@ final class TrackVideoSource {
             incoming = nil
         }
         guard let reader = active?.reader else { return nil }
-        let picture: VideoFrame?
         do {
-            picture = try reader.frame(at: t)
+            let frame = try reader.frame(at: t)
+            if let end = reader.endTime, t > end + Self.truncationTolerance {
+                // A file that ran out while its pictures were already wrong lost them to that, not to the cut.
+                if let trouble = reader.trouble {
+                    fail(reader.file, Self.error(trouble), cause: trouble.cause, at: trouble.since)
+                } else {
+                    fail(reader.file, MediaError(.endOfFile, "the file ends at \(String(format: "%.3f", end)) s"),
+                         cause: .truncated, at: end)
+                }
+            } else if let trouble = reader.trouble, trouble.cause == .tooLarge
+                        || (trouble.cause != .timestampGap && t - trouble.since > Self.troubleLimit) {
+                // A forged picture size says the file cannot be trusted: it hands over at once.
+                fail(reader.file, Self.error(trouble), cause: trouble.cause, at: trouble.since)
+            } else if frame != nil {
+                standIn = nil
+                standingIn = nil
+                return frame
+            } else {
+                // No picture yet (a layer starting late) or any more: another layer may have one.
+                return standInFrame(for: planned, at: t)
+            }
         } catch {
-            failures[reader.file] = error
-            active = nil
-            return nil
+            fail(reader.file, error, at: t)
         }
-        if picture != nil {
-            standIn = nil
-            standingIn = nil
-            return picture
+        // The failed layer hands over from this instant.
+        return picture(layer: planned, at: t)
+    }
+
+    /// A reader's lasting trouble as the error `lostMedia` names the file with.
+    private static func error(_ trouble: (cause: MediaLoss.Cause, since: Double, detail: String)) -> MediaError {
+        MediaError(trouble.cause == .tooLarge ? .tooLarge : .decodeFailed, trouble.detail)
+    }
+
+    private func fail(_ file: String, _ error: MediaError, cause: MediaLoss.Cause? = nil, at time: Double) {
+        failures[file] = (error, cause ?? MediaLoss.Cause(failure: error), time)
+        if active?.reader.file == file { active = nil }
+        if incoming?.reader.file == file { incoming = nil }
+    }
+
+    /// Notes this frame as lost when the planned layer's picture is not what shows.
+    private func noteLoss(planned: LayerQuality, at t: Double, showing: Bool) {
+        guard let layer = track.layer(planned) else { return }
+        let fromMs = Int((t * 1000).rounded()), toMs = Int(((t + frameSeconds) * 1000).rounded())
+        let standIn = showing ? active?.quality : nil
+        if let failure = failures[layer.file] {
+            // From the instant it failed (a file cut short: from its last picture), then frame by frame.
+            let since = min(fromMs, Int((failure.at * 1000).rounded(.down)))
+            ledger.note(failure.cause, trackId: track.id, layer: planned, file: layer.file, fromMs: max(0, since),
+                        toMs: toMs, standIn: standIn == planned ? nil : standIn, detail: failure.error.description)
+        } else if active?.quality == planned, let trouble = active?.reader.trouble {
+            ledger.note(trouble.cause, trackId: track.id, layer: planned, file: layer.file, fromMs: fromMs,
+                        toMs: toMs, detail: trouble.detail)
         }
-        return standInFrame(for: planned, at: t)
     }
 
     /// Another layer reading this track while the active one has no picture yet (or any more).
@@ -89,7 +154,7 @@ final class TrackVideoSource {
             if let current = standIn, current.quality == quality {
                 reader = current.reader
             } else {
-                guard let opened = open(quality) else { continue }
+                guard let opened = open(quality, at: t) else { continue }
                 try? opened.seek(to: t)
                 reader = opened
             }
@@ -117,9 +182,9 @@ final class TrackVideoSource {
     }
 
     /// Opens the readable layer closest to `planned`, moving on past files that fail to open.
-    private func openReadable(_ planned: LayerQuality) -> (LayerQuality, LayerReader)? {
+    private func openReadable(_ planned: LayerQuality, at t: Double) -> (LayerQuality, LayerReader)? {
         while let quality = readable(planned) {
-            if let reader = open(quality) { return (quality, reader) }
+            if let reader = open(quality, at: t) { return (quality, reader) }
         }
         return nil
     }
@@ -127,13 +192,13 @@ final class TrackVideoSource {
     /// The last picture shown, without reading further (a paused stream's held frame).
     var lastFrame: VideoFrame? { active?.reader.current }
 
-    private func open(_ quality: LayerQuality) -> LayerReader? {
+    private func open(_ quality: LayerQuality, at t: Double) -> LayerReader? {
         guard let layer = track.layer(quality), failures[layer.file] == nil else { return nil }
         do {
-            return try LayerReader(url: capture.mediaURL(layer.file), file: layer.file,
+            return try LayerReader(url: capture.mediaURL(layer.file), file: layer.file, width: layer.width, height: layer.height,
                                    startOffsetSeconds: Double(track.startOffsetMs(of: layer)) / 1000, counter: counter)
         } catch {
-            failures[layer.file] = error
+            failures[layer.file] = (error, MediaLoss.Cause(failure: error), t)
             return nil
         }
     }

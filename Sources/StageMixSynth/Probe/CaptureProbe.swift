@@ -27,16 +27,32 @@ public struct CaptureProbe: Sendable {
                 for layer in track.layers {
                     var entry = blank(track, quality: layer.quality.rawValue, file: layer.file,
                                       startOffsetMs: track.startOffsetMs(of: layer))
-                    probeVideo(capture.mediaURL(layer.file), into: &entry)
+                    let timeline = probeVideo(capture.mediaURL(layer.file), into: &entry)
+                    judge(timeline, against: PublishedMedia(track: track, in: capture), into: &entry)
                     streams.append(entry)
                 }
             } else if let file = track.file {
                 var entry = blank(track, quality: nil, file: file, startOffsetMs: track.startOffsetMs)
-                probeAudio(capture.mediaURL(file), into: &entry)
+                let timeline = probeAudio(capture.mediaURL(file), into: &entry)
+                judge(timeline, against: PublishedMedia(track: track, in: capture), into: &entry)
                 streams.append(entry)
             }
         }
         return ProbeReport(sessionId: capture.sessionId, durationMs: capture.durationMs, streams: streams)
+    }
+
+    /// Media that ends this much before its track's published end is cut short.
+    public static let truncationToleranceMs = 250
+
+    /// Holds the file's packet times against when the track was published: ends early, or goes quiet inside.
+    private func judge(_ timeline: PacketTimeline, against published: PublishedMedia, into entry: inout StreamProbe) {
+        guard entry.opens, let first = timeline.first, let end = timeline.end else { return }
+        func session(_ t: Double) -> Int { entry.startOffsetMs + Int(((t - first) * 1000).rounded()) }
+        entry.endMs = session(end)
+        entry.publishedUntilMs = published.endMs
+        if let until = published.endMs { entry.truncated = session(end) < until - Self.truncationToleranceMs }
+        entry.gaps = timeline.gaps.map { ProbeGap(fromMs: session($0.from), toMs: session($0.to)) }
+            .filter { published.overlapMs($0.fromMs, $0.toMs) > Int(PacketTimeline.gapThreshold * 1000) }
     }
 
     private func blank(_ track: Track, quality: String?, file: String, startOffsetMs: Int) -> StreamProbe {
@@ -61,8 +77,10 @@ public struct CaptureProbe: Sendable {
     }
 
     /// Reads every packet (cheap) for length and first keyframe; decodes only the first few.
-    private func probeVideo(_ url: URL, into entry: inout StreamProbe) {
-        guard let (demuxer, stream) = open(url, .video, into: &entry) else { return }
+    @discardableResult
+    private func probeVideo(_ url: URL, into entry: inout StreamProbe) -> PacketTimeline {
+        var timeline = PacketTimeline()
+        guard let (demuxer, stream) = open(url, .video, into: &entry) else { return timeline }
         entry.width = stream.width
         entry.height = stream.height
         entry.frameRate = stream.frameRate?.doubleValue
@@ -77,6 +95,7 @@ public struct CaptureProbe: Sendable {
             while let packet = try demuxer.readPacket() {
                 guard packet.streamIndex == stream.index else { continue }
                 packets += 1
+                timeline.add(packet)
                 if let pts = packet.pts {
                     firstPts = min(firstPts ?? pts, pts)
                     endPts = max(endPts ?? pts, pts + packet.duration)
@@ -102,11 +121,14 @@ public struct CaptureProbe: Sendable {
         if let firstPts, let firstKeyframePts {
             entry.firstKeyframeMs = entry.startOffsetMs + Int((Double(firstKeyframePts - firstPts) * seconds * 1000).rounded())
         }
+        return timeline
     }
 
     /// Decodes the whole track, as a mic check listens to all of it.
-    private func probeAudio(_ url: URL, into entry: inout StreamProbe) {
-        guard let (demuxer, stream) = open(url, .audio, into: &entry) else { return }
+    @discardableResult
+    private func probeAudio(_ url: URL, into entry: inout StreamProbe) -> PacketTimeline {
+        var timeline = PacketTimeline()
+        guard let (demuxer, stream) = open(url, .audio, into: &entry) else { return timeline }
         entry.sampleRate = stream.sampleRate
         entry.channels = stream.channels
         var level = AudioLevel()
@@ -117,6 +139,7 @@ public struct CaptureProbe: Sendable {
                 while let packet = try demuxer.readPacket() {
                     guard packet.streamIndex == stream.index else { continue }
                     packets += 1
+                    timeline.add(packet)
                     level.add(try decoder.decode(packet).interleaved)
                 }
             } else {
@@ -127,6 +150,7 @@ public struct CaptureProbe: Sendable {
                 while let packet = try demuxer.readPacket() {
                     guard packet.streamIndex == stream.index else { continue }
                     packets += 1
+                    timeline.add(packet)
                     try decoder.send(packet)
                     try receive()
                 }
@@ -145,5 +169,6 @@ public struct CaptureProbe: Sendable {
         entry.rmsDbfs = level.rmsDbfs
         entry.peakDbfs = level.peakDbfs
         if let peak = level.peakDbfs { entry.silent = peak < silenceThresholdDbfs }
+        return timeline
     }
 }

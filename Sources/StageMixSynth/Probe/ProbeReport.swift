@@ -4,7 +4,7 @@ public struct ProbeReport: Sendable, Hashable, Codable {
     public var durationMs: Int
     public var streams: [StreamProbe]
 
-    /// Entries that fail the lobby check: unreadable, undecodable, or a silent microphone.
+    /// Entries that fail the lobby check: unreadable, undecodable, cut short, with gaps, or a silent microphone.
     public var problems: [StreamProbe] { streams.filter { !$0.passes } }
 }
 
@@ -43,6 +43,21 @@ public struct StreamProbe: Sendable, Hashable, Codable {
     public var peakDbfs: Double?
     /// The microphone never rises above the silence threshold (audio).
     public var silent: Bool?
+    /// Session time the file's media ends at, by its last packet's timestamp and duration.
+    public var endMs: Int?
+    /// Session time the track's last published (unpaused, unmuted) stretch ends at.
+    public var publishedUntilMs: Int?
+    /// The file ends more than the probe's tolerance before `publishedUntilMs`.
+    public var truncated: Bool?
+    /// Stretches of session time, inside the published ones, where the file's timestamps jump by more
+    /// than the probe's gap threshold: nothing was recorded there.
+    public var gaps: [ProbeGap]?
 
-    public var passes: Bool { opens && decodes && silent != true }
+    public var passes: Bool { opens && decodes && silent != true && truncated != true && (gaps ?? []).isEmpty }
+}
+
+/// A jump in a file's timestamps, as session time `[fromMs, toMs)`.
+public struct ProbeGap: Sendable, Hashable, Codable {
+    public var fromMs: Int
+    public var toMs: Int
 }

@@ -24,13 +24,28 @@ public enum ProbeTextReport {
         let problems = report.problems
         out += problems.isEmpty ? "all media opens and decodes; no silent microphone\n"
             : "\(problems.count) problem\(problems.count == 1 ? "" : "s"):\n"
-                + problems.map { "  \($0.file): \(status($0))\($0.error.map { " (\($0))" } ?? "")\n" }.joined()
+                + problems.map { "  \($0.file): \(status($0))\(detail($0).map { " (\($0))" } ?? "")\n" }.joined()
         return out
+    }
+
+    static func detail(_ s: StreamProbe) -> String? {
+        if let error = s.error { return error }
+        func sec(_ ms: Int) -> String { String(format: "%.3f s", Double(ms) / 1000) }
+        if s.truncated == true, let end = s.endMs, let until = s.publishedUntilMs {
+            return "ends at \(sec(end)), published until \(sec(until))"
+        }
+        if let gaps = s.gaps, !gaps.isEmpty {
+            return gaps.prefix(3).map { "nothing \(sec($0.fromMs))-\(sec($0.toMs))" }.joined(separator: ", ")
+                + (gaps.count > 3 ? ", ..." : "")
+        }
+        return nil
     }
 
     static func status(_ s: StreamProbe) -> String {
         if !s.opens { return "CANNOT OPEN" }
         if !s.decodes { return "CANNOT DECODE" }
+        if s.truncated == true { return "ENDS EARLY" }
+        if !(s.gaps ?? []).isEmpty { return "GAPS" }
         if s.silent == true { return "SILENT" }
         return "ok"
     }
