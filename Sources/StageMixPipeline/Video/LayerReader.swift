@@ -140,17 +140,7 @@ final class LayerReader {
             pending = nil
             // The landing point: the first keyframe of this stream from here on (damaged packets skipped).
             var landed: Packet?
-            var errors = 0
-            while true {
-                let read: Packet?
-                do {
-                    read = try demuxer.readPacket()
-                    errors = 0
-                } catch where error.code == .invalidData && errors < Self.maxReadErrorsInARow {
-                    errors += 1
-                    continue
-                }
-                guard let packet = read else { break }
+            while let packet = try readPacket(onDamage: { _ in }) {
                 if packet.streamIndex == stream.index, packet.isKeyframe { landed = packet; break }
             }
             let landedAt = landed.flatMap { $0.ptsSeconds ?? $0.dtsSeconds }
@@ -233,24 +223,31 @@ final class LayerReader {
         }
     }
 
+    /// The next packet of any stream, reading past up to `maxReadErrorsInARow` damaged ones in a row,
+    /// each told to `onDamage`.
+    private func readPacket(onDamage: (MediaError) -> Void) throws(MediaError) -> Packet? {
+        var errors = 0
+        while true {
+            do {
+                return try demuxer.readPacket()
+            } catch where error.code == .invalidData && errors < Self.maxReadErrorsInARow {
+                errors += 1
+                onDamage(error)
+            }
+        }
+    }
+
     private func nextPacket() throws(MediaError) -> Packet? {
         if let packet = pending {
             pending = nil
             return packet
         }
-        var errors = 0
         while true {
-            let read: Packet?
-            do {
-                read = try demuxer.readPacket()
-                errors = 0
-            } catch where error.code == .invalidData && errors < Self.maxReadErrorsInARow {
-                errors += 1
+            let read = try readPacket { error in
                 decoder.reset()
                 awaitingKeyframe = true
                 troubleEnds = nil
                 if trouble == nil { trouble = (.corruptPackets, lastFrameTime ?? position, error.message) }
-                continue
             }
             guard let packet = read else { return nil }
             guard packet.streamIndex == stream.index else { continue }
