@@ -211,6 +211,8 @@ struct ComposeEndToEndTests {
         var c = try Self.compose(codec: .vp8, scenario: Self.scenario(pauseBen: 3_000...7_500))
         defer { c.cleanup() }
         c.pausedAtMs["TR_ben_cam"] = 3_000
+        // A pause is no loss: nothing was to be shown there, and its edges leave no stray stretch.
+        #expect(c.report.losses.isEmpty, "\(c.report.losses)")
         let held = try #require(c.plan.interval(atMs: 4_500)?.tiles.first { $0.participantId == "p-ben" })
         #expect(held.show == .heldFrame)
         #expect(c.plan.interval(atMs: 6_500)?.tiles.first { $0.participantId == "p-ben" }?.show == .placeholder)

@@ -14,6 +14,9 @@ final class LossLedger {
     /// Media that ends this close to its planned end is not called truncated: recorders stop a few
     /// packets early or late.
     static let truncationToleranceMs = 250
+    /// A gap is noted from the last picture before it, which still shows for its own frame: what is left
+    /// of a gap where the plan stops showing the track (a pause, an unpublish) within that frame is not a loss.
+    static let gapToleranceMs = 100
 
     func note(_ cause: MediaLoss.Cause, trackId: String, layer: LayerQuality?, file: String, fromMs: Int,
               toMs: Int = .max, standIn: LayerQuality? = nil, detail: String? = nil) {
@@ -58,6 +61,7 @@ final class LossLedger {
         }
         return merged
             .filter { $0.cause != .truncated || $0.toMs - $0.fromMs >= Self.truncationToleranceMs }
+            .filter { $0.cause != .timestampGap || $0.toMs - $0.fromMs >= Self.gapToleranceMs }
             .sorted { ($0.trackId, $0.fromMs, $0.cause.rawValue) < ($1.trackId, $1.fromMs, $1.cause.rawValue) }
     }
 
