@@ -25,13 +25,12 @@ extension StageMix {
             let signals = StopSignals()
             try await runReportingErrors {
                 MediaLog.setLevel(.error)
-                let (capture, _, doc) = try CompositionInput.plan(capture: plan.capture, options: target.options(plan: plan, encode: encode))
-                for warning in doc.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
                 let options = target.options(plan: plan, encode: encode)
+                let (capture, _, doc) = try CompositionInput.plan(capture: plan.capture, options: options)
+                for warning in doc.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
                 let job = CompositionJob(capture: capture, document: doc, settings: ComposeSettings(options))
                 let out = URL(fileURLWithPath: target.out)
                 let publisher = OutputPublisher(target: out, overwrite: target.overwrite, protecting: [capture.directory])
-                do { try publisher.check() } catch { throw BadInput(error) }
                 // Encoding blocks in C for minutes: it gets a thread of its own, not one of Swift's cooperative pool.
                 let report: CompositionJob.Report
                 do {

@@ -81,6 +81,11 @@ public struct YUVColourSpace: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The primaries and transfer written beside the matrix: BT.709's for BT.709, else BT.601's
+    /// (StageMix converts matrix and range only, as the ffmpeg CLI does).
+    var avPrimaries: AVColorPrimaries { matrix == .bt709 ? AVCOL_PRI_BT709 : AVCOL_PRI_SMPTE170M }
+    var avTransfer: AVColorTransferCharacteristic { matrix == .bt709 ? AVCOL_TRC_BT709 : AVCOL_TRC_SMPTE170M }
+
     var avRange: AVColorRange { fullRange ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG }
 
     // MARK: Conversions of single colours (fills, tests, previews)

@@ -22,8 +22,8 @@ public final class VideoEncoder: @unchecked Sendable {
         c.pointee.thread_count = Int32(settings.threadCount)
         c.pointee.color_range = settings.colourSpace.avRange
         c.pointee.colorspace = settings.colourSpace.avColorspace
-        c.pointee.color_primaries = settings.colourSpace.matrix == .bt709 ? AVCOL_PRI_BT709 : AVCOL_PRI_SMPTE170M
-        c.pointee.color_trc = settings.colourSpace.matrix == .bt709 ? AVCOL_TRC_BT709 : AVCOL_TRC_SMPTE170M
+        c.pointee.color_primaries = settings.colourSpace.avPrimaries
+        c.pointee.color_trc = settings.colourSpace.avTransfer
         if settings.gopSize > 0 {
             c.pointee.gop_size = Int32(settings.gopSize)
             c.pointee.keyint_min = Int32(settings.gopSize)

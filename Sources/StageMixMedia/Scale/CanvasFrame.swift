@@ -22,8 +22,8 @@ public final class CanvasFrame: @unchecked Sendable {
         f.pointee.format = AV_PIX_FMT_YUV420P.rawValue
         f.pointee.color_range = colourSpace.avRange
         f.pointee.colorspace = colourSpace.avColorspace
-        f.pointee.color_primaries = colourSpace.matrix == .bt709 ? AVCOL_PRI_BT709 : AVCOL_PRI_SMPTE170M
-        f.pointee.color_trc = colourSpace.matrix == .bt709 ? AVCOL_TRC_BT709 : AVCOL_TRC_SMPTE170M
+        f.pointee.color_primaries = colourSpace.avPrimaries
+        f.pointee.color_trc = colourSpace.avTransfer
         try Self.allocatePadded(f)
     }
 
