@@ -13,7 +13,10 @@ let package = Package(
     name: "StageMix",
     platforms: [.macOS(.v14)],
     products: [
+        // Composing: what scripts/compose-sample builds. No SwiftNIO, TLS, PostgreSQL or HTTP server.
         .executable(name: "stagemix", targets: ["stagemix"]),
+        // The queue, the worker and the HTTP API; `stagemix serve|worker|enqueue|jobs|token` run it.
+        .executable(name: "stagemix-service", targets: ["stagemix-service"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -23,6 +26,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.0.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // C at the edge: FFmpeg and libopus, behind StageMixMedia only.
@@ -62,10 +71,34 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "Metrics", package: "swift-metrics"),
+        ], swiftSettings: swiftSettings),
+        // The HTTP API over the queue: auth, compositions, plans, the webhook outbox and its delivery.
+        .target(name: "StageMixService", dependencies: [
+            "StageMixQueue", "StageMixOptions", "StageMixCommandLine", "StageMixCore", "StageMixOutput",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "JWTKit", package: "jwt-kit"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "Metrics", package: "swift-metrics"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ], swiftSettings: swiftSettings),
 
+        // What the two executables share: the option groups, exit codes and the plan's inputs.
+        .target(name: "StageMixCommandLine", dependencies: [
+            "StageMixCore", "StageMixLayout", "StageMixOptions", "StageMixOutput",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ], swiftSettings: swiftSettings),
         .executableTarget(name: "stagemix", dependencies: [
-            "StageMixCore", "StageMixLayout", "StageMixMedia", "StageMixSynth", "StageMixPipeline", "StageMixQueue", "StageMixOutput", "StageMixOptions",
+            "StageMixCore", "StageMixLayout", "StageMixMedia", "StageMixSynth", "StageMixPipeline", "StageMixOutput", "StageMixOptions",
+            "StageMixCommandLine",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ], swiftSettings: swiftSettings),
+        .executableTarget(name: "stagemix-service", dependencies: [
+            "StageMixQueue", "StageMixService", "StageMixOutput", "StageMixOptions", "StageMixCommandLine",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: swiftSettings),
 

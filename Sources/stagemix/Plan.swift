@@ -1,4 +1,5 @@
 import ArgumentParser
+import StageMixCommandLine
 import Foundation
 import StageMixCore
 

@@ -6,6 +6,21 @@ struct StageMix: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stagemix",
         abstract: "Compose recorded livestream captures into HLS, with stage timeline and billing reports.",
-        subcommands: [Plan.self, Compose.self, Preview.self, Synth.self, Probe.self, Enqueue.self, Worker.self, Jobs.self]
+        subcommands: [Plan.self, Compose.self, Preview.self, Synth.self, Probe.self,
+                      Serve.self, Enqueue.self, Worker.self, Jobs.self, Token.self]
     )
+
+    static func main() async {
+        ServiceCommands.execIfServiceCommand()
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }

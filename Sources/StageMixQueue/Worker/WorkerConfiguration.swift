@@ -39,9 +39,11 @@ public struct WorkerConfiguration: Sendable {
         "\(ProcessInfo.processInfo.hostName)-\(getpid())-\(UInt32.random(in: 0...UInt32.max) & 0xffff)"
     }
 
-    /// `<this executable> compose`.
+    /// `stagemix compose`, with the `stagemix` built beside this executable (`stagemix-service`, whose
+    /// worker runs the compose binary that has the media libraries); this executable itself if there is none.
     public static func defaultComposeCommand() -> [String] {
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        return [executable, "compose"]
+        let sibling = URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("stagemix").path
+        return [FileManager.default.isExecutableFile(atPath: sibling) ? sibling : executable, "compose"]
     }
 }

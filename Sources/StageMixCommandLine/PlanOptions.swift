@@ -6,33 +6,35 @@ import StageMixOptions
 
 /// The capture and the options that shape its plan: layout, canvas, grace, billing. Declared here
 /// once for `plan`, `preview`, `compose` and `enqueue`; the values live in ``ComposeOptions``.
-struct PlanOptions: ParsableArguments {
+public struct PlanOptions: ParsableArguments {
     @Argument(help: "The capture directory (holding session.json).")
-    var capture: String
+    public var capture: String
 
     @Option(help: "Layout: a built-in name (\(Layout.builtinNames.joined(separator: ", "))) or a layout JSON file. Default: grid.")
-    var layout: String?
+    public var layout: String?
 
     @Option(help: "Output size WxH, such as 1280x720. Default: the layout's canvas.")
-    var resolution: String?
+    public var resolution: String?
 
     @Option(help: "Output frame rate. Default: the layout's.")
-    var fps: Int?
+    public var fps: Int?
 
     @Option(help: "Seconds a paused stream holds its last frame before the placeholder. Default: 3.")
-    var pauseGrace: Double?
+    public var pauseGrace: Double?
 
     @Option(help: "Price table JSON ({\"currency\": ..., \"perMinute\": {tier: price}}) to cost the billing.")
-    var prices: String?
+    public var prices: String?
 
     @Option(help: "Tier table JSON ({\"tiers\": [{\"name\": ..., \"maxPixels\": ...}], \"overflowTier\": ...}); default Agora's.")
-    var tiers: String?
+    public var tiers: String?
 
     @Option(help: "Name of a tier for aggregates above the highest (default: such a session is an error).")
-    var overflowTier: String?
+    public var overflowTier: String?
+
+    public init() {}
 
     /// These options' part of ``ComposeOptions``.
-    func apply(to options: inout ComposeOptions) {
+    public func apply(to options: inout ComposeOptions) {
         options.layout = layout
         options.resolution = resolution
         options.fps = fps
@@ -42,23 +44,23 @@ struct PlanOptions: ParsableArguments {
         options.overflowTier = overflowTier
     }
 
-    var options: ComposeOptions {
+    public var options: ComposeOptions {
         var options = ComposeOptions()
         apply(to: &options)
         return options
     }
 
-    func validate() throws { try options.validateForCommandLine() }
+    public func validate() throws { try options.validateForCommandLine() }
 
     /// Reads the capture and layout and works out the plan; input problems exit with `ExitCode.badInput`.
-    func planDocument() throws -> (Capture, Layout, PlanDocument) {
+    public func planDocument() throws -> (Capture, Layout, PlanDocument) {
         try CompositionInput.plan(capture: capture, options: options)
     }
 }
 
 extension ComposeOptions {
     /// ``validate()`` as argument parsing reports it: a usage error, exit 64.
-    func validateForCommandLine() throws {
+    public func validateForCommandLine() throws {
         do { try validate() } catch { throw ValidationError("\(error)") }
     }
 }

@@ -2,15 +2,17 @@ import ArgumentParser
 import StageMixOptions
 
 /// Where a composition goes: `--out` and `--overwrite`, shared by `compose` and `enqueue`.
-struct ComposeTarget: ParsableArguments {
+public struct ComposeTarget: ParsableArguments {
     @Option(help: "Output directory; written whole or not at all, never over a folder StageMix did not write.")
-    var out: String
+    public var out: String
 
     @Flag(help: "Replace an earlier StageMix output at --out (never a folder StageMix did not write).")
-    var overwrite = false
+    public var overwrite = false
+
+    public init() {}
 
     /// All of a composition's options: the plan's, the encoder's and this one.
-    func options(plan: PlanOptions, encode: EncodeOptions) -> ComposeOptions {
+    public func options(plan: PlanOptions, encode: EncodeOptions) -> ComposeOptions {
         var options = ComposeOptions()
         plan.apply(to: &options)
         encode.apply(to: &options)

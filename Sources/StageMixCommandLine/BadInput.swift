@@ -3,19 +3,19 @@ import Foundation
 
 /// Input the user can fix (capture, layout, options): printed as is, exit code 65.
 /// Anything else that escapes a command is an internal failure: exit code 70.
-struct BadInput: Error, CustomStringConvertible {
-    var underlying: any Error
-    init(_ underlying: any Error) { self.underlying = underlying }
-    var description: String { "\(underlying)" }
+public struct BadInput: Error, CustomStringConvertible {
+    public var underlying: any Error
+    public init(_ underlying: any Error) { self.underlying = underlying }
+    public var description: String { "\(underlying)" }
 }
 
 extension ExitCode {
-    static let badInput = ExitCode(65)
-    static let internalFailure = ExitCode(70)
+    public static let badInput = ExitCode(65)
+    public static let internalFailure = ExitCode(70)
 }
 
 /// Runs a command body, mapping errors to the two exit codes with a message on stderr.
-func runReportingErrors(_ body: () throws -> Void) throws {
+public func runReportingErrors(_ body: () throws -> Void) throws {
     do {
         try body()
     } catch {
@@ -24,7 +24,7 @@ func runReportingErrors(_ body: () throws -> Void) throws {
 }
 
 /// The same for a command body that awaits.
-func runReportingErrors(_ body: () async throws -> Void) async throws {
+public func runReportingErrors(_ body: () async throws -> Void) async throws {
     do {
         try await body()
     } catch {

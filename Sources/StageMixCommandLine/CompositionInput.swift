@@ -6,9 +6,9 @@ import StageMixOptions
 /// Everything a composition reads before any media: the capture, the layout, the tier and price
 /// tables, and the plan worked out from them. `compose` and `enqueue` both go through here, so a job
 /// is queued only if compose would accept it.
-enum CompositionInput {
+public enum CompositionInput {
     /// Input problems (a file, a JSON path, a track) are ``BadInput``: exit 65.
-    static func plan(capture: String, options: ComposeOptions) throws -> (Capture, Layout, PlanDocument) {
+    public static func plan(capture: String, options: ComposeOptions) throws -> (Capture, Layout, PlanDocument) {
         do {
             let capture = try CaptureReader.read(directory: URL(fileURLWithPath: capture))
             var layout = try Layout.resolve(options.layout ?? ComposeOptions.defaultLayout)
