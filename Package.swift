@@ -73,6 +73,7 @@ let package = Package(
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Metrics", package: "swift-metrics"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
         ], swiftSettings: swiftSettings),
         // The HTTP API over the queue: auth, compositions, plans, the webhook outbox and its delivery.
         .target(name: "StageMixService", dependencies: [
@@ -99,6 +100,7 @@ let package = Package(
         ], swiftSettings: swiftSettings),
         .executableTarget(name: "stagemix-service", dependencies: [
             "StageMixQueue", "StageMixService", "StageMixOutput", "StageMixOptions", "StageMixCommandLine",
+            .product(name: "JWTKit", package: "jwt-kit"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: swiftSettings),
 
@@ -108,7 +110,13 @@ let package = Package(
         .testTarget(name: "StageMixCoreTests", dependencies: ["StageMixCore", "StageMixLayout"], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixMediaTests", dependencies: ["StageMixMedia", "StageMixTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixOutputTests", dependencies: ["StageMixOutput"], swiftSettings: swiftSettings),
-        .testTarget(name: "StageMixQueueTests", dependencies: ["StageMixQueue", "StageMixOutput", "StageMixOptions"], swiftSettings: swiftSettings),
+        .testTarget(name: "StageMixQueueTests", dependencies: [
+            "StageMixQueue", "StageMixOutput", "StageMixOptions", "StageMixService",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "JWTKit", package: "jwt-kit"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixPipelineTests", dependencies: ["StageMixPipeline", "StageMixSynth", "StageMixCore", "StageMixLayout", "StageMixMedia", "StageMixTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixSynthTests", dependencies: ["StageMixSynth", "StageMixCore", "StageMixMedia", "StageMixTestSupport"], swiftSettings: swiftSettings),
 

@@ -7,6 +7,6 @@ struct StageMix: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stagemix",
         abstract: "StageMix's service commands: the queue, the worker and the HTTP API.",
-        subcommands: [Enqueue.self, Worker.self, Jobs.self]
+        subcommands: [Serve.self, Token.self, Enqueue.self, Worker.self, Jobs.self]
     )
 }

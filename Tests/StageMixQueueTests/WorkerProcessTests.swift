@@ -283,7 +283,7 @@ struct WorkerProcessTests {
             }
             #expect(metrics.hasPrefix("HTTP/1.1 200 OK"), "\(metrics)")
             #expect(metrics.contains("text/plain; version=0.0.4"))
-            #expect(metrics.contains("stagemix_worker_running 0\n"))
+            #expect(metrics.contains("stagemix_worker_running 0.0\n"))
             #expect(metrics.contains(#"stagemix_worker_attempts_total{outcome="failed"} 0"#))
             // And the queue as it stands: one job succeeded, one dead, none waiting.
             #expect(metrics.contains(#"stagemix_queue_jobs{state="succeeded"} 1"#), "\(metrics)")

@@ -143,7 +143,9 @@ extension SQLJobStore {
 
     private static func write(_ job: Job, over old: Job, in tx: any SQLJobTransaction) async throws -> Bool {
         let (sql, binds) = JobSQL.update(job, over: old)
-        return try await !tx.query(sql, binds).isEmpty
+        guard try await !tx.query(sql, binds).isEmpty else { return false }
+        try await CompositionEvent.record(from: old, to: job, in: tx)
+        return true
     }
 
     private static func rescue(in tx: any SQLJobTransaction, lock: String) async throws -> Int {

@@ -18,7 +18,12 @@ struct AttemptRun {
 
     private var queue: any JobQueue { worker.queue }
     private var configuration: WorkerConfiguration { worker.configuration }
-    private var logger: Logger { worker.logger }
+    /// The worker's logger with the job's id as `composition` (the HTTP API's compositions are jobs).
+    private var logger: Logger {
+        var logger = worker.logger
+        logger[metadataKey: "composition"] = "\(job.id)"
+        return logger
+    }
     /// Long enough to ride out a database restart.
     private var reportPatience: Double { max(60, configuration.leaseSeconds * 2) }
 

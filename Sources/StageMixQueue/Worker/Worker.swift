@@ -11,11 +11,13 @@ public final class Worker: Service {
     let configuration: WorkerConfiguration
     let logger: Logger
     /// Counters for `--metrics`; kept whether or not anything serves them.
-    public let metrics = WorkerMetrics()
+    public let metrics: WorkerMetrics
     private let shutdownRequested = NIOLockedValueBox<ContinuousClock.Instant?>(nil)
 
-    public init(queue: any JobQueue, configuration: WorkerConfiguration, logger: Logger = Logger(label: "stagemix.worker")) {
+    public init(queue: any JobQueue, configuration: WorkerConfiguration, logger: Logger = Logger(label: "stagemix.worker"),
+                metrics: WorkerMetrics = WorkerMetrics()) {
         self.queue = queue
+        self.metrics = metrics
         self.configuration = configuration
         self.logger = logger
     }

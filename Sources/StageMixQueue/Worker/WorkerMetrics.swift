@@ -1,9 +1,12 @@
 import Foundation
-import NIOConcurrencyHelpers
+import CoreMetrics
+import Metrics
+import Prometheus
 
-/// What a worker has done since it started, for Prometheus to scrape (`stagemix worker --metrics`):
-/// attempts by how they ended, jobs running now, time spent per attempt, and the compose CPU seconds
-/// by stage that each published output's `report.json` gives.
+/// What a worker has done since it started, for Prometheus to scrape (`stagemix worker --metrics`,
+/// `stagemix serve`'s `/metrics`): attempts by how they ended, jobs running now, time spent per
+/// attempt, and the compose CPU seconds by stage that each published output's `report.json` gives.
+/// Counted through swift-metrics into a swift-prometheus registry, which also renders the text.
 public final class WorkerMetrics: Sendable {
     /// How an attempt ended.
     public enum Outcome: String, Sendable, CaseIterable {
@@ -19,27 +22,38 @@ public final class WorkerMetrics: Sendable {
         case leaseLost = "lease_lost"
     }
 
-    private struct State {
-        var attempts: [Outcome: Int] = [:]
-        var running = 0
-        var attemptSeconds = 0.0
-        var composeCPU: [String: Double] = [:]
-    }
-
-    private let state = NIOLockedValueBox(State())
+    /// Where the metrics are kept; `/metrics` renders it.
+    public let registry: PrometheusCollectorRegistry
+    private let attempts: [Outcome: CoreMetrics.Counter]
+    private let running: CoreMetrics.Meter
+    private let attemptSeconds: FloatingPointCounter
+    private let composeCPU: [String: FloatingPointCounter]
+    private let queueJobs: [JobState: CoreMetrics.Meter]
     /// The `report.json` stages summed into `stagemix_compose_cpu_seconds_total`.
     static let cpuStages = ["encodeMux", "videoDecode", "videoCompose", "audioDecodeMix"]
 
-    public init() {}
+    public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
+        self.registry = registry
+        let factory = PrometheusMetricsFactory(registry: registry)
+        attempts = Dictionary(uniqueKeysWithValues: Outcome.allCases.map {
+            ($0, CoreMetrics.Counter(label: "stagemix_worker_attempts_total", dimensions: [("outcome", $0.rawValue)], factory: factory))
+        })
+        running = CoreMetrics.Meter(label: "stagemix_worker_running", factory: factory)
+        attemptSeconds = FloatingPointCounter(label: "stagemix_worker_attempt_seconds_total", factory: factory)
+        composeCPU = Dictionary(uniqueKeysWithValues: Self.cpuStages.map {
+            ($0, FloatingPointCounter(label: "stagemix_compose_cpu_seconds_total", dimensions: [("stage", $0)], factory: factory))
+        })
+        queueJobs = Dictionary(uniqueKeysWithValues: JobState.allCases.map {
+            ($0, CoreMetrics.Meter(label: "stagemix_queue_jobs", dimensions: [("state", $0.rawValue)], factory: factory))
+        })
+    }
 
-    func started() { state.withLockedValue { $0.running += 1 } }
+    func started() { running.increment() }
 
     func ended(_ outcome: Outcome, seconds: Double) {
-        state.withLockedValue {
-            $0.running -= 1
-            $0.attempts[outcome, default: 0] += 1
-            $0.attemptSeconds += seconds
-        }
+        running.decrement()
+        attempts[outcome]?.increment()
+        attemptSeconds.increment(by: max(0, seconds))
     }
 
     /// Adds the CPU split of a published composition (its `report.json`); nothing when it has none.
@@ -47,49 +61,17 @@ public final class WorkerMetrics: Sendable {
         guard let data = try? Data(contentsOf: url),
               let report = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
               let cpu = report["cpuSeconds"] as? [String: Any] else { return }
-        state.withLockedValue { state in
-            for stage in Self.cpuStages {
-                if let seconds = cpu[stage] as? Double { state.composeCPU[stage, default: 0] += seconds }
-            }
+        for stage in Self.cpuStages {
+            if let seconds = cpu[stage] as? Double, seconds.isFinite, seconds > 0 { composeCPU[stage]?.increment(by: seconds) }
         }
     }
 
-    /// The Prometheus text exposition format (version 0.0.4). `queue` adds the queue's jobs by state, as
-    /// this worker's queue reports them at scrape time (every worker scraped reports the same numbers).
+    /// The Prometheus text exposition format (version 0.0.4). `queue` sets the queue's jobs by state
+    /// first, as this worker's queue reports them at scrape time (every worker scraped reports the same).
     public func render(queue: [JobState: Int]? = nil) -> String {
-        let s = state.withLockedValue { $0 }
-        var out = """
-        # HELP stagemix_worker_attempts_total Compose attempts this worker finished, by how they ended.
-        # TYPE stagemix_worker_attempts_total counter
-
-        """
-        for outcome in Outcome.allCases {
-            out += "stagemix_worker_attempts_total{outcome=\"\(outcome.rawValue)\"} \(s.attempts[outcome, default: 0])\n"
-        }
-        out += """
-        # HELP stagemix_worker_running Compose attempts running now.
-        # TYPE stagemix_worker_running gauge
-        stagemix_worker_running \(s.running)
-        # HELP stagemix_worker_attempt_seconds_total Wall seconds spent in finished attempts.
-        # TYPE stagemix_worker_attempt_seconds_total counter
-        stagemix_worker_attempt_seconds_total \(s.attemptSeconds)
-        # HELP stagemix_compose_cpu_seconds_total CPU seconds of published compositions, by stage (report.json).
-        # TYPE stagemix_compose_cpu_seconds_total counter
-
-        """
-        for stage in Self.cpuStages {
-            out += "stagemix_compose_cpu_seconds_total{stage=\"\(stage)\"} \(s.composeCPU[stage, default: 0])\n"
-        }
         if let queue {
-            out += """
-            # HELP stagemix_queue_jobs Jobs in the queue by state (queued and failed are waiting to run).
-            # TYPE stagemix_queue_jobs gauge
-
-            """
-            for state in JobState.allCases {
-                out += "stagemix_queue_jobs{state=\"\(state.rawValue)\"} \(queue[state, default: 0])\n"
-            }
+            for state in JobState.allCases { queueJobs[state]?.set(queue[state, default: 0]) }
         }
-        return out
+        return registry.emitToString()
     }
 }

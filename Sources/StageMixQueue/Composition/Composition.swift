@@ -1,0 +1,37 @@
+/// A composition asked for over the HTTP API: the job that composes it (same id) plus what the
+/// API caller gave and who they are. Stored in `stagemix_compositions`, beside the job.
+public struct Composition: Sendable, Hashable {
+    /// The job's id.
+    public var id: String
+    /// The API key that created it; only that key sees it.
+    public var apiKey: String
+    /// Hash of the key and the idempotency key (or the normalised request): one composition per value.
+    public var requestKey: String
+    /// Digest of the normalised request.
+    public var requestDigest: String
+    public var idempotencyKey: String?
+    public var callbackURL: String?
+    /// The capture as the caller named it, relative to a capture root.
+    public var capture: String
+    public var layout: String
+    /// Where the output is published.
+    public var outputDirectory: String
+    public var createdAt: Double
+    /// When the current attempt started composing (for the time left).
+    public var startedAt: Double?
+
+    public init(id: String, apiKey: String, requestKey: String, requestDigest: String, idempotencyKey: String?, callbackURL: String?,
+                capture: String, layout: String, outputDirectory: String, createdAt: Double, startedAt: Double? = nil) {
+        self.id = id
+        self.apiKey = apiKey
+        self.requestKey = requestKey
+        self.requestDigest = requestDigest
+        self.idempotencyKey = idempotencyKey
+        self.callbackURL = callbackURL
+        self.capture = capture
+        self.layout = layout
+        self.outputDirectory = outputDirectory
+        self.createdAt = createdAt
+        self.startedAt = startedAt
+    }
+}

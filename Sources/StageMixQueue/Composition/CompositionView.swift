@@ -1,0 +1,183 @@
+import Foundation
+
+/// A composition as the API shows it (and as webhook events carry it): its status in the API's
+/// words, progress and time left while composing, the outputs with billing and timeline summaries
+/// once completed, the error once failed.
+public struct CompositionView: Codable, Sendable, Hashable {
+    public struct Outputs: Codable, Sendable, Hashable {
+        public var directory: String
+        public var playlist: String
+        public var timeline: String
+        public var billing: String
+        public var plan: String
+        public var report: String
+    }
+
+    public struct BillingSummary: Codable, Sendable, Hashable {
+        public struct TierMinutes: Codable, Sendable, Hashable {
+            public var tier: String
+            public var minutes: Int
+        }
+        public var durationMs: Int
+        public var peakPixels: Int
+        public var outputTier: String
+        public var minutesPerTier: [TierMinutes]
+        public var currency: String?
+        public var cost: Double?
+    }
+
+    public struct TimelineSummary: Codable, Sendable, Hashable {
+        public struct Participant: Codable, Sendable, Hashable {
+            public var participantId: String
+            public var name: String
+            /// Milliseconds on stage.
+            public var onStageMs: Int
+        }
+        public var sessionId: String
+        public var durationMs: Int
+        public var segments: Int
+        public var invitations: Int
+        public var maxOnStage: Int
+        public var participants: [Participant]
+    }
+
+    public struct Failure: Codable, Sendable, Hashable {
+        public var message: String
+        /// Whether asking again may succeed (the attempts ran out on a passing fault), or not (bad input).
+        public var retryable: Bool
+    }
+
+    public struct Links: Codable, Sendable, Hashable {
+        public var `self`: String
+    }
+
+    public var id: String
+    /// `queued`, `composing`, `completed`, `failed` or `cancelled`.
+    public var status: String
+    public var capture: String
+    public var layout: String
+    public var callbackUrl: String?
+    public var idempotencyKey: String?
+    public var createdAt: String
+    public var updatedAt: String
+    public var attempt: Int
+    public var maxAttempts: Int
+    /// Percent, while composing and once completed.
+    public var progress: Double?
+    public var secondsLeft: Double?
+    public var cancelRequested: Bool?
+    public var outputs: Outputs?
+    /// Seconds of composed output.
+    public var duration: Double?
+    public var billing: BillingSummary?
+    public var timeline: TimelineSummary?
+    public var error: Failure?
+    public var links: Links
+
+    /// The API's status for a job state: a job failed and waiting to retry is still `queued`.
+    public static func status(of state: JobState) -> String {
+        switch state {
+        case .queued, .failed: "queued"
+        case .running: "composing"
+        case .succeeded: "completed"
+        case .dead: "failed"
+        case .cancelled: "cancelled"
+        }
+    }
+
+    /// The job states an API status covers.
+    public static func states(for status: String) -> [JobState]? {
+        let states = JobState.allCases.filter { Self.status(of: $0) == status }
+        return states.isEmpty ? nil : states
+    }
+
+    public static let statuses = ["queued", "composing", "completed", "failed", "cancelled"]
+
+    public init(_ composition: Composition, job: Job, now: Double) {
+        id = composition.id
+        status = Self.status(of: job.state)
+        capture = composition.capture
+        layout = composition.layout
+        callbackUrl = composition.callbackURL
+        idempotencyKey = composition.idempotencyKey
+        createdAt = Self.timestamp(composition.createdAt)
+        updatedAt = Self.timestamp(job.updatedAt)
+        attempt = job.attempt
+        maxAttempts = job.maxAttempts
+        links = Links(self: "/v1/compositions/\(composition.id)")
+        switch job.state {
+        case .running:
+            progress = job.progress
+            cancelRequested = job.cancelRequested ? true : nil
+            if let startedAt = composition.startedAt, job.progress >= 1, job.progress < 100 {
+                let elapsed = max(0, now - startedAt)
+                secondsLeft = (elapsed * (100 - job.progress) / job.progress).rounded()
+            }
+        case .succeeded:
+            progress = 100
+            let directory = URL(fileURLWithPath: composition.outputDirectory)
+            func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+            outputs = Outputs(directory: directory.path, playlist: path("hls/index.m3u8"), timeline: path("timeline.json"),
+                              billing: path("billing.json"), plan: path("plan.json"), report: path("report.json"))
+            billing = Self.load(BillingSummary.self, from: directory.appendingPathComponent("billing.json"))
+            if let timeline = Self.load(TimelineFile.self, from: directory.appendingPathComponent("timeline.json")) {
+                self.timeline = timeline.summary
+                duration = Double(timeline.durationMs) / 1000
+            } else if let billing {
+                duration = Double(billing.durationMs) / 1000
+            }
+        case .dead:
+            // Out of attempts means the failures were passing ones; dead before that means compose said no.
+            error = Failure(message: job.lastError ?? "failed", retryable: job.attempt >= job.maxAttempts)
+        case .queued, .failed, .cancelled:
+            break
+        }
+    }
+
+    static func timestamp(_ seconds: Double) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: Date(timeIntervalSince1970: seconds))
+    }
+
+    private static func load<T: Decodable>(_ type: T.Type, from url: URL) -> T? {
+        // Reports are StageMix's own and bounded by the capture limits; a missing or foreign file gives no summary.
+        guard let data = try? Data(contentsOf: url), data.count < 256 << 20 else { return nil }
+        return try? JSONDecoder().decode(T.self, from: data)
+    }
+
+    /// The part of `timeline.json` the summary needs.
+    private struct TimelineFile: Decodable {
+        struct Segment: Decodable {
+            struct OnStage: Decodable {
+                var participantId: String
+                var name: String
+            }
+            var startMs: Int
+            var endMs: Int
+            var onStage: [OnStage]
+        }
+        struct Invitation: Decodable {}
+        var sessionId: String
+        var durationMs: Int
+        var segments: [Segment]
+        var invitations: [Invitation]
+
+        var summary: TimelineSummary {
+            var order: [String] = []
+            var people: [String: TimelineSummary.Participant] = [:]
+            for segment in segments {
+                for person in segment.onStage {
+                    if people[person.participantId] == nil {
+                        order.append(person.participantId)
+                        people[person.participantId] = .init(participantId: person.participantId, name: person.name, onStageMs: 0)
+                    }
+                    people[person.participantId]?.onStageMs += max(0, segment.endMs - segment.startMs)
+                }
+            }
+            return TimelineSummary(sessionId: sessionId, durationMs: durationMs, segments: segments.count,
+                                   invitations: invitations.count, maxOnStage: segments.map(\.onStage.count).max() ?? 0,
+                                   participants: order.compactMap { people[$0] })
+        }
+    }
+}

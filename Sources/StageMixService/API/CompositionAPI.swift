@@ -1,0 +1,194 @@
+import Foundation
+import Hummingbird
+import Logging
+import StageMixCommandLine
+import StageMixCore
+import StageMixOptions
+import StageMixQueue
+
+/// The routes of the API, over the queue's database. Every route but the health checks, the metrics
+/// and the OpenAPI document needs a token (``TokenVerifier``); a composition is seen only by the key
+/// that created it.
+public struct CompositionAPI: Sendable {
+    let store: any SQLJobStore
+    let verifier: TokenVerifier
+    let roots: CaptureRoots
+    let callbacks: CallbackPolicy
+    let tables: InlineTables
+    let outputRoot: String
+    let maxAttempts: Int
+    let metrics: WorkerMetrics
+
+    public init(store: any SQLJobStore, verifier: TokenVerifier, roots: CaptureRoots, callbacks: CallbackPolicy,
+                outputRoot: String, maxAttempts: Int, metrics: WorkerMetrics) {
+        self.store = store
+        self.verifier = verifier
+        self.roots = roots
+        self.callbacks = callbacks
+        self.tables = InlineTables(outputRoot: outputRoot)
+        self.outputRoot = outputRoot
+        self.maxAttempts = maxAttempts
+        self.metrics = metrics
+    }
+
+    public func router() -> Router<BasicRequestContext> {
+        let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: ProblemMiddleware())
+        router.add(middleware: MetricsMiddleware())
+        router.get("/healthz") { _, _ in APIResponse.json(["status": "ok"]) }
+        router.get("/readyz") { _, _ in try await ready() }
+        router.get("/metrics") { _, _ in try await metricsText() }
+        router.get("/openapi.json") { _, _ in APIResponse.text(OpenAPIDocument.json, contentType: "application/json") }
+        router.post("/v1/compositions") { request, context in try await create(request, context: context) }
+        router.get("/v1/compositions") { request, context in try await list(request, context: context) }
+        router.get("/v1/compositions/{id}") { request, context in try await show(request, context: context) }
+        router.delete("/v1/compositions/{id}") { request, context in try await cancel(request, context: context) }
+        router.post("/v1/plans") { request, context in try await plan(request, context: context) }
+        return router
+    }
+
+    private func caller(_ request: Request, needs grant: Grant) async throws -> Caller {
+        let caller = try await verifier.caller(authorization: request.headers[.authorization])
+        try TokenVerifier.require(grant, of: caller)
+        return caller
+    }
+
+    private func body(_ request: Request) async throws -> Data {
+        var request = request
+        let buffer = try await request.collectBody(upTo: CompositionRequest.maxBodyBytes)
+        return Data(buffer.readableBytesView)
+    }
+
+    /// Parses the body and works out the plan as compose would: a request is accepted only if compose would accept it.
+    private func plannedRequest(_ request: Request) async throws -> (CompositionRequest, PlanDocument) {
+        let parsed = try CompositionRequest.parse(try await body(request), roots: roots, callbacks: callbacks, tables: tables)
+        do {
+            let (_, _, document) = try CompositionInput.plan(capture: parsed.capturePath, options: parsed.options)
+            return (parsed, document)
+        } catch {
+            let detail = "\(error)".replacingOccurrences(of: tables.directory.path + "/", with: "inline table ")
+            throw Problem.invalid("capture", "compose would refuse it: \(detail)")
+        }
+    }
+
+    func create(_ request: Request, context: BasicRequestContext) async throws -> Response {
+        let caller = try await caller(request, needs: .compose)
+        let (parsed, _) = try await plannedRequest(request)
+        let draft = CompositionDraft(
+            apiKey: caller.apiKey, requestKey: parsed.requestKey(apiKey: caller.apiKey), requestDigest: parsed.digest,
+            idempotencyKey: parsed.idempotencyKey, callbackURL: parsed.callbackURL, capture: parsed.capture, layout: parsed.layout,
+            spec: JobSpec(capture: parsed.capturePath, out: outputRoot, options: parsed.options), maxAttempts: maxAttempts)
+        let outcome: CompositionCreation
+        do {
+            outcome = try await store.createComposition(draft, outputRoot: outputRoot)
+        } catch let error as QueueError {
+            throw Problem.unavailable("the queue refused the composition: \(error)")
+        }
+        let now = Date().timeIntervalSince1970
+        switch outcome {
+        case .created(let composition, let job):
+            var logger = context.logger
+            logger[metadataKey: "composition"] = "\(composition.id)"
+            logger.info("composition queued", metadata: ["capture": "\(composition.capture)", "apiKey": "\(caller.apiKey)"])
+            return APIResponse.json(CompositionView(composition, job: job, now: now), status: .created,
+                                    headers: [.location: "/v1/compositions/\(composition.id)"])
+        case .existing(let composition, let job):
+            return APIResponse.json(CompositionView(composition, job: job, now: now), status: .ok,
+                                    headers: [.location: "/v1/compositions/\(composition.id)"])
+        case .keyReused(let composition):
+            throw Problem(status: 422, title: "Idempotency key reused",
+                          detail: "idempotencyKey: this key already made composition \(composition.id) from a different request",
+                          type: "idempotency-key-reused", field: "idempotencyKey")
+        }
+    }
+
+    private func find(_ request: Request, context: BasicRequestContext, caller: Caller) async throws -> (Composition, Job) {
+        let id = context.parameters.get("id") ?? ""
+        guard id.count <= 64, let found = try await store.composition(id: id, apiKey: caller.apiKey) else {
+            throw Problem.notFound("no composition \(id.prefix(64)) for this API key")
+        }
+        return found
+    }
+
+    func show(_ request: Request, context: BasicRequestContext) async throws -> Response {
+        let caller = try await caller(request, needs: .read)
+        let (composition, job) = try await find(request, context: context, caller: caller)
+        return APIResponse.json(CompositionView(composition, job: job, now: Date().timeIntervalSince1970))
+    }
+
+    func list(_ request: Request, context: BasicRequestContext) async throws -> Response {
+        let caller = try await caller(request, needs: .read)
+        let query = request.uri.queryParameters
+        var states = JobState.allCases
+        if let status = query["status"].map(String.init) {
+            guard let chosen = CompositionView.states(for: status) else {
+                throw Problem.invalid("status", "must be one of \(CompositionView.statuses.joined(separator: ", "))")
+            }
+            states = chosen
+        }
+        var limit = 20
+        if let text = query["limit"] {
+            guard let n = Int(text), (1...100).contains(n) else { throw Problem.invalid("limit", "must be a whole number from 1 to 100") }
+            limit = n
+        }
+        let cursor = try query["cursor"].map { text throws(Problem) in try PageCursor(String(text)) }
+        let rows = try await store.compositions(apiKey: caller.apiKey, states: states,
+                                                after: cursor.map { ($0.createdAt, $0.id) }, limit: limit + 1)
+        let now = Date().timeIntervalSince1970
+        let page = rows.prefix(limit)
+        let next = rows.count > limit ? page.last.map { PageCursor(createdAt: $0.0.createdAt, id: $0.0.id).text } : nil
+        return APIResponse.json(CompositionPage(data: page.map { CompositionView($0.0, job: $0.1, now: now) }, nextCursor: next))
+    }
+
+    func cancel(_ request: Request, context: BasicRequestContext) async throws -> Response {
+        let caller = try await caller(request, needs: .cancel)
+        let (composition, _) = try await find(request, context: context, caller: caller)
+        let action = try await store.cancel(id: composition.id)
+        guard let (after, job) = try await store.composition(id: composition.id, apiKey: caller.apiKey) else {
+            throw Problem.notFound("no composition \(composition.id)")
+        }
+        var logger = context.logger
+        logger[metadataKey: "composition"] = "\(composition.id)"
+        let view = CompositionView(after, job: job, now: Date().timeIntervalSince1970)
+        switch action {
+        case .cancelled:
+            logger.info("composition cancelled")
+            return APIResponse.json(view)
+        case .flagged:
+            logger.info("composition cancel requested; the worker stops it")
+            return APIResponse.json(view, status: .accepted)
+        case .alreadyFinished:
+            throw Problem.conflict("composition \(composition.id) is already \(view.status)")
+        }
+    }
+
+    func plan(_ request: Request, context: BasicRequestContext) async throws -> Response {
+        _ = try await caller(request, needs: .compose)
+        let (_, document) = try await plannedRequest(request)
+        return APIResponse.json(document)
+    }
+
+    func ready() async throws -> Response {
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await store.ping() }
+                group.addTask {
+                    try await Task.sleep(for: .seconds(3))
+                    throw Problem.unavailable("the queue did not answer within 3 seconds")
+                }
+                try await group.next()
+                group.cancelAll()
+            }
+        } catch let problem as Problem {
+            throw problem
+        } catch {
+            throw Problem.unavailable("the queue is not reachable: \(error)")
+        }
+        return APIResponse.json(["status": "ready"])
+    }
+
+    func metricsText() async throws -> Response {
+        let counts = try? await store.countByState()
+        return APIResponse.text(metrics.render(queue: counts), contentType: "text/plain; version=0.0.4; charset=utf-8")
+    }
+}

@@ -1,0 +1,169 @@
+import Crypto
+import Foundation
+import StageMixCore
+import StageMixLayout
+import StageMixOptions
+
+/// The body of `POST /v1/compositions` and `POST /v1/plans`, checked field by field: every error
+/// names its field (`capture`, `options.fps`, ...). `options` takes every compose option under its
+/// JSON name; `prices` and `tiers` are the tables themselves, not file paths.
+public struct CompositionRequest: Sendable {
+    /// As the caller wrote it, relative to a capture root.
+    public var capture: String
+    /// The capture folder's real path.
+    public var capturePath: String
+    public var layout: String
+    public var options: ComposeOptions
+    public var callbackURL: String?
+    public var idempotencyKey: String?
+
+    /// Largest request body read.
+    public static let maxBodyBytes = 1 << 20
+
+    enum Kind { case string, integer, number, object, stringOrNumber }
+    static let optionKinds: [String: Kind] = [
+        "resolution": .string, "fps": .integer, "pauseGrace": .number, "prices": .object, "tiers": .object,
+        "overflowTier": .string, "segmentSeconds": .number, "segmentFormat": .string, "preset": .string,
+        "videoBitrate": .string, "crf": .number, "audioBitrate": .string, "encoderThreads": .integer,
+        "loudness": .stringOrNumber,
+    ]
+    static let topLevelFields: Set<String> = ["capture", "layout", "options", "callbackUrl", "idempotencyKey"]
+
+    public static func parse(_ data: Data, roots: CaptureRoots, callbacks: CallbackPolicy, tables: InlineTables)
+        throws(Problem) -> CompositionRequest
+    {
+        let value: JSONValue
+        do {
+            value = try JSONDecoder().decode(JSONValue.self, from: data)
+        } catch {
+            throw Problem.malformed("the body is not JSON: \(Self.describe(error))")
+        }
+        guard case .object(let body) = value else { throw Problem.malformed("the body must be a JSON object, not \(value.kind)") }
+        if let unknown = body.keys.sorted().first(where: { !topLevelFields.contains($0) }) {
+            throw Problem.invalid(unknown, "unknown field; the fields are \(topLevelFields.sorted().joined(separator: ", "))")
+        }
+        guard let captureValue = body["capture"] else { throw Problem.invalid("capture", "is required") }
+        guard case .string(let capture) = captureValue else { throw Problem.invalid("capture", "must be a string, not \(captureValue.kind)") }
+        let capturePath = try roots.resolve(capture)
+
+        var layout = ComposeOptions.defaultLayout
+        if let value = body["layout"] {
+            guard case .string(let name) = value else { throw Problem.invalid("layout", "must be a string, not \(value.kind)") }
+            guard Layout.builtinNames.contains(name) else {
+                throw Problem.invalid("layout", "must be one of \(Layout.builtinNames.joined(separator: ", ")); got \(name.prefix(60))")
+            }
+            layout = name
+        }
+        var options = ComposeOptions(layout: layout)
+        if let value = body["options"] {
+            guard case .object(let fields) = value else { throw Problem.invalid("options", "must be an object, not \(value.kind)") }
+            for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
+                try set(name, value, in: &options, tables: tables)
+            }
+        }
+        do {
+            try options.validate()
+        } catch let error as OptionError {
+            throw Problem.invalid("options.\(jsonName(error.option))", error.message)
+        } catch {
+            throw Problem.invalid("options", "\(error)")
+        }
+
+        var callbackURL: String?
+        if let value = body["callbackUrl"], value != .null {
+            guard case .string(let text) = value else { throw Problem.invalid("callbackUrl", "must be a string, not \(value.kind)") }
+            callbackURL = try callbacks.check(text).absoluteString
+        }
+        var idempotencyKey: String?
+        if let value = body["idempotencyKey"], value != .null {
+            guard case .string(let key) = value, (1...255).contains(key.utf8.count),
+                  key.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value < 0x7f }) else {
+                throw Problem.invalid("idempotencyKey", "must be a string of 1 to 255 printable ASCII characters")
+            }
+            idempotencyKey = key
+        }
+        return CompositionRequest(capture: capture, capturePath: capturePath, layout: layout,
+                                  options: options.normalised(relativeTo: "/"), callbackURL: callbackURL, idempotencyKey: idempotencyKey)
+    }
+
+    private static func set(_ name: String, _ value: JSONValue, in options: inout ComposeOptions, tables: InlineTables) throws(Problem) {
+        let field = "options.\(name)"
+        guard let kind = optionKinds[name] else {
+            throw Problem.invalid(field, "unknown option; the options are \(optionKinds.keys.sorted().joined(separator: ", "))")
+        }
+        if value == .null { return }
+        func string() throws(Problem) -> String {
+            guard case .string(let s) = value else { throw Problem.invalid(field, "must be a string, not \(value.kind)") }
+            guard s.utf8.count <= 256 else { throw Problem.invalid(field, "must be at most 256 bytes") }
+            return s
+        }
+        func number() throws(Problem) -> Double {
+            guard case .number(let d) = value, d.isFinite else { throw Problem.invalid(field, "must be a number, not \(value.kind)") }
+            return d
+        }
+        func integer() throws(Problem) -> Int {
+            let d = try number()
+            guard d == d.rounded(), abs(d) < 1e9 else { throw Problem.invalid(field, "must be a whole number") }
+            return Int(d)
+        }
+        switch (name, kind) {
+        case ("resolution", _): options.resolution = try string()
+        case ("fps", _): options.fps = try integer()
+        case ("pauseGrace", _): options.pauseGrace = try number()
+        case ("overflowTier", _): options.overflowTier = try string()
+        case ("segmentSeconds", _): options.segmentSeconds = try number()
+        case ("segmentFormat", _): options.segmentFormat = try string()
+        case ("preset", _): options.preset = try string()
+        case ("videoBitrate", _): options.videoBitrate = try string()
+        case ("crf", _): options.crf = try number()
+        case ("audioBitrate", _): options.audioBitrate = try string()
+        case ("encoderThreads", _): options.encoderThreads = try integer()
+        case ("loudness", _):
+            if case .number(let d) = value { options.loudness = ComposeOptionsText.plain(d) } else { options.loudness = try string() }
+        case ("prices", _): options.prices = try tables.store(value, field: field, kind: .prices)
+        case ("tiers", _): options.tiers = try tables.store(value, field: field, kind: .tiers)
+        default: throw Problem.invalid(field, "unknown option")
+        }
+    }
+
+    /// `--pause-grace` as the JSON name `pauseGrace`.
+    static func jsonName(_ option: String) -> String {
+        let words = option.drop(while: { $0 == "-" }).split(separator: "-")
+        guard let first = words.first else { return option }
+        return String(first) + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if case DecodingError.dataCorrupted(let context) = error {
+            return (context.underlyingError.map { "\($0)" } ?? context.debugDescription).prefix(200).description
+        }
+        return "\(error)".prefix(200).description
+    }
+
+    /// Digest of the normalised request: the same capture, layout, options and callback give the same digest.
+    public var digest: String {
+        struct Canonical: Encodable {
+            var capture: String
+            var layout: String
+            var options: ComposeOptions
+            var callbackUrl: String?
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(Canonical(capture: capturePath, layout: layout, options: options, callbackUrl: callbackURL))) ?? Data()
+        return SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// One composition per value: the API key with the idempotency key, or with the request's digest.
+    public func requestKey(apiKey: String) -> String {
+        let material = idempotencyKey.map { "\(apiKey)\nidempotency-key\n\($0)" } ?? "\(apiKey)\nrequest\n\(digest)"
+        return SHA256.hash(data: Data(material.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+}
+
+/// Number formatting shared with the options' own messages.
+enum ComposeOptionsText {
+    static func plain(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import StageMixQueue
+
+/// What `stagemix serve` was told.
+public struct ServiceConfiguration: Sendable {
+    public var host: String
+    public var port: Int
+    public var queue: QueueURL
+    public var captureRoots: [String]
+    public var keysPath: String
+    /// Compose jobs this process runs at once (0: it only serves; `stagemix worker`s compose).
+    public var workers: Int
+    /// Where each composition is published, as `<outputRoot>/<id>`.
+    public var outputRoot: String
+    public var allowPrivateCallbacks: Bool
+    public var maxAttempts: Int
+    public var webhookRetry: RetrySchedule
+    public var worker: WorkerConfiguration
+    public var queueOptions: QueueOptions
+
+    public init(host: String, port: Int, queue: QueueURL, captureRoots: [String], keysPath: String, workers: Int,
+                outputRoot: String, allowPrivateCallbacks: Bool, maxAttempts: Int = 3, webhookRetry: RetrySchedule = RetrySchedule(),
+                worker: WorkerConfiguration = WorkerConfiguration(), queueOptions: QueueOptions = QueueOptions()) {
+        self.host = host
+        self.port = port
+        self.queue = queue
+        self.captureRoots = captureRoots
+        self.keysPath = keysPath
+        self.workers = workers
+        self.outputRoot = outputRoot
+        self.allowPrivateCallbacks = allowPrivateCallbacks
+        self.maxAttempts = maxAttempts
+        self.webhookRetry = webhookRetry
+        self.worker = worker
+        self.queueOptions = queueOptions
+    }
+}

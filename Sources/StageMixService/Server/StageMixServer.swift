@@ -1,0 +1,81 @@
+import Dispatch
+import Foundation
+import Hummingbird
+import Logging
+import Metrics
+import Prometheus
+import ServiceLifecycle
+import StageMixQueue
+
+/// `stagemix serve`: the HTTP API, the webhook dispatcher and, with `workers` > 0, a worker composing
+/// jobs, in one process that SIGTERM or SIGINT stops gracefully and SIGHUP makes re-read its keys.
+public enum StageMixServer {
+    public static func run(_ configuration: ServiceConfiguration, logLevel: Logger.Level = .info) async throws {
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = logLevel
+            return handler
+        }
+        let registry = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        let logger = Logger(label: "stagemix.serve")
+
+        let keys = try APIKeyStore(path: configuration.keysPath)
+        let roots = try CaptureRoots(configuration.captureRoots)
+        do {
+            try FileManager.default.createDirectory(atPath: configuration.outputRoot, withIntermediateDirectories: true)
+        } catch {
+            throw ServiceSetupError("--output-root \(configuration.outputRoot): cannot create it (\(error.localizedDescription))")
+        }
+        let outputRoot = URL(fileURLWithPath: configuration.outputRoot).standardizedFileURL.path
+        guard let store = try await configuration.queue.open(options: configuration.queueOptions) as? any SQLJobStore else {
+            throw ServiceSetupError("the queue \(configuration.queue) cannot hold compositions")
+        }
+        let metrics = WorkerMetrics(registry: registry)
+        let policy = CallbackPolicy(allowPrivate: configuration.allowPrivateCallbacks)
+        let api = CompositionAPI(store: store, verifier: TokenVerifier(keys: keys), roots: roots, callbacks: policy,
+                                 outputRoot: outputRoot, maxAttempts: configuration.maxAttempts, metrics: metrics)
+        var services: [any Service] = [
+            WebhookDispatcher(store: store, keys: keys, policy: policy, schedule: configuration.webhookRetry,
+                              logger: Logger(label: "stagemix.webhooks")),
+        ]
+        if configuration.workers > 0 {
+            var worker = configuration.worker
+            worker.concurrency = configuration.workers
+            services.append(Worker(queue: store, configuration: worker, logger: Logger(label: "stagemix.worker"), metrics: metrics))
+        }
+
+        signal(SIGHUP, SIG_IGN)
+        let hangup = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
+        hangup.setEventHandler {
+            do {
+                try keys.reload()
+                logger.notice("keys file re-read: \(keys.count) keys")
+            } catch {
+                logger.error("keys file not re-read, the keys in use stay: \(error)")
+            }
+        }
+        hangup.resume()
+        defer { hangup.cancel() }
+
+        let host = configuration.host
+        let app = Application(
+            router: api.router(),
+            configuration: .init(address: .hostname(host, port: configuration.port), serverName: "StageMix"),
+            services: services,
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? configuration.port
+                logger.notice("listening on http://\(host):\(port)", metadata: [
+                    "queue": "\(configuration.queue)", "workers": "\(configuration.workers)", "outputRoot": "\(outputRoot)",
+                ])
+            },
+            logger: logger)
+        do {
+            try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+        } catch {
+            await store.close()
+            throw error
+        }
+        await store.close()
+    }
+}

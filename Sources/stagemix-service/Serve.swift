@@ -1,0 +1,77 @@
+import ArgumentParser
+import Foundation
+import StageMixCommandLine
+import StageMixQueue
+import StageMixService
+
+extension StageMix {
+    /// `stagemix serve`: the HTTP API, webhooks, and (with --workers) composing, in one process.
+    struct Serve: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Serve the HTTP API: compositions, plans, signed webhooks; with --workers, compose too.",
+            discussion: """
+                With the default SQLite queue and --workers N this is a whole service on one machine. With a \\
+                PostgreSQL queue, any number of serve and worker processes on many machines share the work. \\
+                SIGTERM/SIGINT stop it gracefully; SIGHUP re-reads the keys file. See docs/service.md.
+                """)
+
+        @Option(help: "HOST:PORT to listen on (port 0: any free port, logged at start).") var listen: String = "127.0.0.1:8080"
+        @OptionGroup var queue: QueueOption
+        @Option(name: .customLong("capture-root"), help: "A folder captures are read from (repeatable); requests name captures relative to one.")
+        var captureRoots: [String] = []
+        @Option(help: "JSON file {\"keys\": {\"KEY\": \"SECRET\"}}: the API keys and their secrets.") var keys: String
+        @Option(help: "Compose jobs this process runs at once (0: leave composing to `stagemix worker`s).") var workers: Int = 1
+        @Option(name: .customLong("output-root"), help: "Compositions are published as OUTPUT_ROOT/<id>.")
+        var outputRoot: String = "./compositions"
+        @Flag(name: .customLong("allow-private-callbacks"), help: "Allow webhooks to loopback and private addresses (tests, private networks).")
+        var allowPrivateCallbacks = false
+        @Option(name: .customLong("max-attempts"), help: "Attempts before a composition fails for good.") var maxAttempts: Int = 3
+        @Option(name: .customLong("webhook-retry-base"), help: "Seconds before the first webhook retry; doubles up to an hour.")
+        var webhookRetryBase: Double = 5
+        @Option(name: .customLong("lease-seconds"), help: .hidden) var leaseSeconds: Double = 30
+        @Option(name: .customLong("heartbeat-seconds"), help: .hidden) var heartbeatSeconds: Double = 5
+        /// For tests: a stand-in for `stagemix compose`, split on spaces.
+        @Option(name: .customLong("compose-command"), help: .hidden) var composeCommand: String?
+
+        var address: (host: String, port: Int) {
+            get throws {
+                guard let colon = listen.lastIndex(of: ":"), colon > listen.startIndex,
+                      let port = Int(listen[listen.index(after: colon)...]), (0...65535).contains(port) else {
+                    throw ValidationError("--listen must be HOST:PORT, such as 127.0.0.1:8080, not \(listen)")
+                }
+                return (String(listen[..<colon]), port)
+            }
+        }
+
+        func validate() throws {
+            _ = try address
+            if captureRoots.isEmpty { throw ValidationError("give at least one --capture-root") }
+            if !(0...64).contains(workers) { throw ValidationError("--workers must be between 0 and 64") }
+            if !(1...100).contains(maxAttempts) { throw ValidationError("--max-attempts must be between 1 and 100") }
+            if !(webhookRetryBase > 0 && webhookRetryBase <= 3600) { throw ValidationError("--webhook-retry-base must be between 0 and 3600 seconds") }
+            if heartbeatSeconds <= 0 || leaseSeconds <= heartbeatSeconds {
+                throw ValidationError("--lease-seconds must be longer than --heartbeat-seconds")
+            }
+        }
+
+        func run() async throws {
+            let (host, port) = try address
+            var worker = WorkerConfiguration(leaseSeconds: leaseSeconds, heartbeatSeconds: heartbeatSeconds, pollInterval: .milliseconds(250))
+            if let composeCommand { worker.composeCommand = composeCommand.split(separator: " ").map(String.init) }
+            let configuration = ServiceConfiguration(
+                host: host, port: port, queue: try queue.url, captureRoots: captureRoots, keysPath: keys, workers: workers,
+                outputRoot: outputRoot, allowPrivateCallbacks: allowPrivateCallbacks, maxAttempts: maxAttempts,
+                webhookRetry: RetrySchedule(baseSeconds: webhookRetryBase),
+                worker: worker)
+            do {
+                try await StageMixServer.run(configuration)
+            } catch let error as ServiceSetupError {
+                FileHandle.standardError.write(Data("stagemix serve: \(error)\n".utf8))
+                throw ExitCode(64)
+            } catch let error as QueueError {
+                FileHandle.standardError.write(Data("stagemix serve: \(error)\n".utf8))
+                throw ExitCode.internalFailure
+            }
+        }
+    }
+}
