@@ -66,8 +66,15 @@ public struct CompositionAPI: Sendable {
             let (_, _, document) = try CompositionInput.plan(capture: parsed.capturePath, options: parsed.options)
             return (parsed, document)
         } catch {
-            let detail = "\(error)".replacingOccurrences(of: tables.directory.path + "/", with: "inline table ")
-            throw Problem.invalid("capture", "compose would refuse it: \(detail)")
+            // The tables the request gave inline are files now: name the field, not the file.
+            var detail = "\(error)"
+            var field = "capture"
+            for (name, path) in [("options.prices", parsed.options.prices), ("options.tiers", parsed.options.tiers)] {
+                guard let path, detail.contains(path) else { continue }
+                detail = detail.replacingOccurrences(of: path, with: name)
+                field = name
+            }
+            throw Problem.invalid(field, "compose would refuse it: \(detail)")
         }
     }
 

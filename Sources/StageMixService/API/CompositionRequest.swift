@@ -61,6 +61,8 @@ public struct CompositionRequest: Sendable {
                 try set(name, value, in: &options, tables: tables)
             }
         }
+        // Words are compared lower-cased, as the queue normalises them: "FAST" is "fast".
+        options = options.normalised(relativeTo: "/")
         do {
             try options.validate()
         } catch let error as OptionError {
@@ -83,7 +85,7 @@ public struct CompositionRequest: Sendable {
             idempotencyKey = key
         }
         return CompositionRequest(capture: capture, capturePath: capturePath, layout: layout,
-                                  options: options.normalised(relativeTo: "/"), callbackURL: callbackURL, idempotencyKey: idempotencyKey)
+                                  options: options, callbackURL: callbackURL, idempotencyKey: idempotencyKey)
     }
 
     private static func set(_ name: String, _ value: JSONValue, in options: inout ComposeOptions, tables: InlineTables) throws(Problem) {

@@ -1,4 +1,5 @@
 import Hummingbird
+import NIOCore
 import Logging
 
 /// Turns every error into problem details: a ``Problem`` as it is, Hummingbird's own errors (no such
@@ -9,6 +10,9 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let problem as Problem {
             return APIResponse.problem(problem)
+        } catch is NIOTooManyBytesError {
+            return APIResponse.problem(Problem(status: 413, title: "Content too large",
+                                               detail: "the body is larger than \(CompositionRequest.maxBodyBytes) bytes", type: "too-large"))
         } catch let error as HTTPError {
             let code = error.status.code
             let detail: String = switch code {

@@ -1,0 +1,148 @@
+import Crypto
+import Foundation
+import StageMixService
+import Testing
+@testable import StageMixQueue
+
+/// Tokens as LiveKit's: HS256 by the key's secret, `iss` the key, `exp` required and short, `nbf`
+/// honoured with 60 s leeway, grants checked. Every failure is 401 except a missing grant (403).
+@Suite("Service auth", .serialized)
+struct ServiceAuthTests {
+    static func base64URL(_ data: Data) -> String {
+        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// A token made by hand: any header, any payload, signed HMAC-SHA256 (or not at all).
+    static func handmade(header: String, payload: String, secret: String? = ServiceFixture.secret, hmac384: Bool = false) -> String {
+        let input = base64URL(Data(header.utf8)) + "." + base64URL(Data(payload.utf8))
+        guard let secret else { return input + "." }
+        let key = SymmetricKey(data: Data(secret.utf8))
+        let mac = hmac384 ? Data(HMAC<SHA384>.authenticationCode(for: Data(input.utf8), using: key))
+            : Data(HMAC<SHA256>.authenticationCode(for: Data(input.utf8), using: key))
+        return input + "." + base64URL(mac)
+    }
+
+    @Test func badTokensAre401AndMissingGrantsAre403() async throws {
+        let service = try await ServiceFixture(backend: .sqlite, workers: 0)
+        defer { Task { await service.stop() } }
+        try service.addCapture("panel")
+        let now = Int(Date().timeIntervalSince1970)
+        let claims = #"{"iss":"platform","exp":\#(now + 600),"grants":["compose","read","cancel"]}"#
+        let body = #"{"capture": "panel"}"#
+
+        var refused: [(String, String?)] = [
+            ("no token", nil),
+            ("alg none", Self.handmade(header: #"{"alg":"none","typ":"JWT"}"#, payload: claims, secret: nil)),
+            ("HS384", Self.handmade(header: #"{"alg":"HS384","typ":"JWT"}"#, payload: claims, hmac384: true)),
+            ("forged: another secret", Self.handmade(header: #"{"alg":"HS256"}"#, payload: claims, secret: "not-the-secret-not-the-secret-0123456789")),
+            ("unknown key", Self.handmade(header: #"{"alg":"HS256"}"#, payload: claims.replacingOccurrences(of: "platform", with: "stranger"))),
+            ("expired", try await ServiceFixture.token(expires: Date().addingTimeInterval(-120))),
+            ("not yet valid", try await ServiceFixture.token(notBefore: Date().addingTimeInterval(300))),
+            ("more than an hour", try await ServiceFixture.token(ttl: 2 * 3600)),
+            ("no exp", Self.handmade(header: #"{"alg":"HS256"}"#, payload: #"{"iss":"platform","grants":["compose"]}"#)),
+            ("garbage", "not.a.jwt"),
+        ]
+        // Tampered: a read-only token whose payload is swapped for one with every grant, signature kept.
+        let readOnly = try await ServiceFixture.token(grants: [.read]).split(separator: ".")
+        refused.append(("tampered", "\(readOnly[0]).\(Self.base64URL(Data(claims.utf8))).\(readOnly[2])"))
+        for (what, token) in refused {
+            let reply = try await service.request("POST", "/v1/compositions", token: token, body: body)
+            #expect(reply.status == 401, "\(what): \(reply.status) \(reply.body)")
+            #expect(reply.headers["content-type"].first == "application/problem+json", "\(what)")
+            #expect(reply.headers["www-authenticate"].first?.hasPrefix("Bearer") == true, "\(what)")
+        }
+
+        // Within the 60 s leeway: expired 30 s ago, or valid from 30 s on, still passes.
+        let lenient = try await ServiceFixture.token(grants: [.read], expires: Date().addingTimeInterval(-30))
+        #expect(try await service.request("GET", "/v1/compositions", token: lenient).status == 200)
+        let early = try await ServiceFixture.token(grants: [.read], notBefore: Date().addingTimeInterval(30))
+        #expect(try await service.request("GET", "/v1/compositions", token: early).status == 200)
+
+        // A valid token without the grant: 403, for each route's grant.
+        let read = try await ServiceFixture.token(grants: [.read])
+        #expect(try await service.request("POST", "/v1/compositions", token: read, body: body).status == 403)
+        #expect(try await service.request("POST", "/v1/plans", token: read, body: body).status == 403)
+        let compose = try await ServiceFixture.token(grants: [.compose])
+        let created = try await service.request("POST", "/v1/compositions", token: compose, body: body)
+        #expect(created.status == 201, "\(created.body)")
+        let id = created.json["id"] as? String ?? ""
+        #expect(try await service.request("GET", "/v1/compositions/\(id)", token: compose).status == 403)
+        #expect(try await service.request("DELETE", "/v1/compositions/\(id)", token: read).status == 403)
+        // Another key does not see it at all.
+        let other = try await ServiceFixture.token(key: ServiceFixture.otherKey, secret: ServiceFixture.otherSecret)
+        #expect(try await service.request("GET", "/v1/compositions/\(id)", token: other).status == 404)
+        #expect(try await service.request("GET", "/v1/compositions/\(id)", token: read).status == 200)
+
+        // The keys file is read again on SIGHUP: a key removed from it stops working.
+        try #"{"keys": {"other": "\#(ServiceFixture.otherSecret)"}}"#.write(toFile: "\(service.directory)/keys.json", atomically: true, encoding: .utf8)
+        service.process?.send(SIGHUP)
+        try await eventually(10, "the removed key is refused") {
+            try await service.request("GET", "/v1/compositions", token: read).status == 401
+        }
+        #expect(try await service.request("GET", "/v1/compositions", token: other).status == 200)
+        #expect(service.process?.isRunning == true)
+    }
+
+    @Test func badRequestsNameTheirFieldAndNeverReach500() async throws {
+        let service = try await ServiceFixture(backend: .sqlite, workers: 0, allowPrivate: false)
+        defer { Task { await service.stop() } }
+        try service.addCapture("panel")
+        // A capture root holding a symbolic link to a capture outside it.
+        let outside = try makeTemporaryDirectory(prefix: "stagemix-outside")
+        try FileManager.default.copyItem(atPath: "\(service.captureRoot)/panel", toPath: "\(outside)/panel")
+        try FileManager.default.createSymbolicLink(atPath: "\(service.captureRoot)/escape", withDestinationPath: "\(outside)/panel")
+        let token = try await ServiceFixture.token()
+
+        let cases: [(String, Int, String?)] = [
+            ("{", 400, nil),
+            ("[1, 2]", 400, nil),
+            (#"{"layout": "grid"}"#, 422, "capture"),
+            (#"{"capture": 7}"#, 422, "capture"),
+            (#"{"capture": "../panel"}"#, 422, "capture"),
+            (#"{"capture": "\#(outside)/panel"}"#, 422, "capture"),
+            (#"{"capture": "escape"}"#, 422, "capture"),
+            (#"{"capture": "missing"}"#, 422, "capture"),
+            (#"{"capture": "panel", "colour": "red"}"#, 422, "colour"),
+            (#"{"capture": "panel", "layout": "/etc/passwd"}"#, 422, "layout"),
+            (#"{"capture": "panel", "options": {"fps": 1000}}"#, 422, "options.fps"),
+            (#"{"capture": "panel", "options": {"fps": true}}"#, 422, "options.fps"),
+            (#"{"capture": "panel", "options": {"pauseGrace": -1}}"#, 422, "options.pauseGrace"),
+            (#"{"capture": "panel", "options": {"resolution": "99999x1"}}"#, 422, "options.resolution"),
+            (#"{"capture": "panel", "options": {"out": "/etc"}}"#, 422, "options.out"),
+            (#"{"capture": "panel", "options": {"prices": {"currency": "USD", "perMinute": {"Nope": 1}}}}"#, 422, "options.prices"),
+            (#"{"capture": "panel", "callbackUrl": "ftp://example.com/x"}"#, 422, "callbackUrl"),
+            (#"{"capture": "panel", "callbackUrl": "http://127.0.0.1:9/hook"}"#, 422, "callbackUrl"),
+            (#"{"capture": "panel", "callbackUrl": "http://169.254.169.254/latest"}"#, 422, "callbackUrl"),
+            (#"{"capture": "panel", "callbackUrl": "http://[::1]/x"}"#, 422, "callbackUrl"),
+            (#"{"capture": "panel", "idempotencyKey": ""}"#, 422, "idempotencyKey"),
+        ]
+        for (body, status, field) in cases {
+            for path in ["/v1/compositions", "/v1/plans"] {
+                let reply = try await service.request("POST", path, token: token, body: body)
+                #expect(reply.status == status, "\(path) \(body): \(reply.status) \(reply.body)")
+                #expect(reply.headers["content-type"].first == "application/problem+json")
+                if let field { #expect(reply.json["field"] as? String == field, "\(body): \(reply.body)") }
+            }
+        }
+        // Nothing was queued by any of them.
+        let list = try await service.request("GET", "/v1/compositions", token: token)
+        #expect((list.json["data"] as? [Any])?.isEmpty == true, "\(list.body)")
+        // A body over 1 MiB is 413; an unknown route 404; both problem details.
+        let big = try await service.request("POST", "/v1/plans", token: token, body: String(repeating: " ", count: 2 << 20))
+        #expect(big.status == 413)
+        #expect(try await service.request("GET", "/v2/nothing", token: token).status == 404)
+        #expect(try await service.request("GET", "/v1/compositions?limit=0", token: token).json["field"] as? String == "limit")
+        #expect(try await service.request("GET", "/v1/compositions?status=done", token: token).json["field"] as? String == "status")
+        #expect(try await service.request("GET", "/v1/compositions?cursor=zzz", token: token).json["field"] as? String == "cursor")
+        // Inline tables are kept as the job's files; a dry run prices the plan.
+        let plan = try await service.request("POST", "/v1/plans", token: token, body: #"""
+            {"capture": "panel", "layout": "spotlight", "options": {"prices": {"currency": "EUR", "perMinute": {"audio": 0.1, "HD": 1, "Full HD": 2, "2K": 3, "2K+": 4}}}}
+            """#)
+        #expect(plan.status == 200, "\(plan.body)")
+        let billing = plan.json["billing"] as? [String: Any]
+        #expect(billing?["currency"] as? String == "EUR")
+        #expect(billing?["durationMs"] as? Int == 30000)
+        #expect(!service.log.contains("request failed"), "\(service.log)")
+    }
+}
