@@ -13,6 +13,14 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch is NIOTooManyBytesError {
             return APIResponse.problem(Problem(status: 413, title: "Content too large",
                                                detail: "the body is larger than \(CompositionRequest.maxBodyBytes) bytes", type: "too-large"))
+        } catch let error as HTTPError where error.status.code == 404 && Self.allowed(request.uri.path) != nil {
+            // A route that exists, asked with a method it does not take.
+            let allowed = Self.allowed(request.uri.path) ?? []
+            var response = APIResponse.problem(Problem(status: 405, title: "Method Not Allowed",
+                                                       detail: "\(request.method) is not allowed on \(request.uri.path); use \(allowed.joined(separator: ", "))",
+                                                       type: "method-not-allowed"))
+            response.headers[.allow] = allowed.joined(separator: ", ")
+            return response
         } catch let error as HTTPError {
             let code = error.status.code
             let detail: String = switch code {
@@ -26,6 +34,18 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch {
             context.logger.error("request failed: \(String(reflecting: error))", metadata: ["path": "\(request.uri.path)"])
             return APIResponse.problem(Problem(status: 500, title: "Internal error", detail: "the request failed inside StageMix; it is logged", type: "internal"))
+        }
+    }
+
+    /// The methods a path takes, or nil when no route has it.
+    static func allowed(_ path: String) -> [String]? {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        switch Array(parts) {
+        case ["v1", "compositions"]: return ["GET", "POST"]
+        case let p where p.count == 3 && p[0] == "v1" && p[1] == "compositions" && !p[2].isEmpty: return ["GET", "DELETE"]
+        case ["v1", "plans"]: return ["POST"]
+        case ["healthz"], ["readyz"], ["metrics"], ["openapi.json"]: return ["GET"]
+        default: return nil
         }
     }
 }
