@@ -21,7 +21,7 @@ enum ServiceCommands {
         guard FileManager.default.isExecutableFile(atPath: path) else {
             let message = """
                 stagemix: `\(arguments[1])` is in \(executableName), which is not built beside this binary (\(path)).
-                Build it with: swift build -c release --product \(executableName)
+                Build it with: swift build\(path.contains("/release/") ? " -c release" : "") --product \(executableName)
 
                 """
             FileHandle.standardError.write(Data(message.utf8))

@@ -55,11 +55,8 @@ enum CompositionSQL {
     }
 
     static func decode(_ row: SQLRow, prefix: String = "") throws -> Composition {
-        func text(_ name: String) throws -> String {
-            guard let s = row[prefix + name]?.string else { throw QueueError(.corruptRow, "composition column \(name) missing") }
-            return s
-        }
-        guard let createdAt = row[prefix + "created_at"]?.double else { throw QueueError(.corruptRow, "composition column created_at missing") }
+        func text(_ name: String) throws -> String { try row.required(prefix + name, of: "composition", \.string) }
+        let createdAt = try row.required(prefix + "created_at", of: "composition", \.double)
         return Composition(
             id: try text("id"), apiKey: try text("api_key"), requestKey: try text("request_key"), requestDigest: try text("request_digest"),
             idempotencyKey: row[prefix + "idempotency_key"]?.string, callbackURL: row[prefix + "callback_url"]?.string,
@@ -68,14 +65,8 @@ enum CompositionSQL {
     }
 
     static func decodeWebhook(_ row: SQLRow) throws -> WebhookEvent {
-        func text(_ name: String) throws -> String {
-            guard let s = row[name]?.string else { throw QueueError(.corruptRow, "webhook column \(name) missing") }
-            return s
-        }
-        func real(_ name: String) throws -> Double {
-            guard let d = row[name]?.double else { throw QueueError(.corruptRow, "webhook column \(name) missing") }
-            return d
-        }
+        func text(_ name: String) throws -> String { try row.required(name, of: "webhook", \.string) }
+        func real(_ name: String) throws -> Double { try row.required(name, of: "webhook", \.double) }
         return WebhookEvent(
             id: try text("id"), compositionID: try text("composition_id"), sequence: row["seq"]?.int ?? 0,
             type: try text("event_type"), body: try text("body"), url: try text("url"), apiKey: try text("api_key"),

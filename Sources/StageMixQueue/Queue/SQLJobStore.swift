@@ -95,18 +95,9 @@ enum JobSQL {
     }
 
     static func decode(_ row: SQLRow) throws -> Job {
-        func text(_ name: String) throws -> String {
-            guard let s = row[name]?.string else { throw QueueError(.corruptRow, "column \(name) missing in \(row["id"] ?? .null)") }
-            return s
-        }
-        func int(_ name: String) throws -> Int {
-            guard let i = row[name]?.int else { throw QueueError(.corruptRow, "column \(name) missing") }
-            return i
-        }
-        func real(_ name: String) throws -> Double {
-            guard let d = row[name]?.double else { throw QueueError(.corruptRow, "column \(name) missing") }
-            return d
-        }
+        func text(_ name: String) throws -> String { try row.required(name, of: "job \(row["id"] ?? .null)", \.string) }
+        func int(_ name: String) throws -> Int { try row.required(name, of: "job", \.int) }
+        func real(_ name: String) throws -> Double { try row.required(name, of: "job", \.double) }
         let spec = try JSONDecoder().decode(JobSpec.self, from: Data(try text("spec").utf8))
         guard let state = JobState(rawValue: try text("state")) else { throw QueueError(.corruptRow, "unknown state") }
         var job = Job(id: try text("id"), spec: spec, maxAttempts: try int("max_attempts"), now: try real("created_at"))

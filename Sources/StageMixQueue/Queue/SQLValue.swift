@@ -31,3 +31,11 @@ public enum SQLValue: Sendable, Hashable {
 }
 
 public typealias SQLRow = [String: SQLValue]
+
+extension [String: SQLValue] {
+    /// A column that must be present, read as `T`; a corrupt-row error naming the table and column otherwise.
+    func required<T>(_ column: String, of table: String, _ read: (SQLValue) -> T?) throws -> T {
+        guard let value = self[column].flatMap(read) else { throw QueueError(.corruptRow, "\(table) column \(column) missing") }
+        return value
+    }
+}
