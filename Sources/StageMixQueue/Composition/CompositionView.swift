@@ -127,8 +127,10 @@ public struct CompositionView: Codable, Sendable, Hashable {
                 duration = Double(billing.durationMs) / 1000
             }
         case .dead:
-            // Out of attempts means the failures were passing ones; dead before that means compose said no.
-            error = Failure(message: job.lastError ?? "failed", retryable: job.attempt >= job.maxAttempts)
+            // A worker's permanent failures (compose refused the input or the options) say so first; any
+            // other failure that killed the job ran out of attempts on passing faults.
+            let message = job.lastError ?? "failed"
+            error = Failure(message: message, retryable: !AttemptRun.permanentFailurePrefixes.contains { message.hasPrefix($0) })
         case .queued, .failed, .cancelled:
             break
         }

@@ -166,6 +166,9 @@ struct AttemptRun {
         _ = try? await AttemptOutput.onFileThread(output.removeAttemptLeftovers)
     }
 
+    /// How the errors of failures that no retry can mend begin (``CompositionView`` tells `retryable` by them).
+    static let permanentFailurePrefixes = ["bad input", "usage error"]
+
     private func failure(_ exit: ChildProcess.Exit, _ child: ChildProcess) -> String {
         let kind = exit == .exited(65) ? "bad input" : exit == .exited(64) ? "usage error" : "compose failed"
         let tail = child.stderrTail.trimmingCharacters(in: .whitespacesAndNewlines)
