@@ -57,6 +57,8 @@ let package = Package(
                 swiftSettings: swiftSettings + mediaKernelSettings),
         // Capture generator: scenario -> real media files + session.json.
         .target(name: "StageMixSynth", dependencies: ["StageMixCore", "StageMixMedia"], swiftSettings: swiftSettings),
+        // The lobby check of a capture (`stagemix probe`): every layer opened and decoded, silent microphones.
+        .target(name: "StageMixProbe", dependencies: ["StageMixCore", "StageMixMedia"], swiftSettings: swiftSettings),
         // Plan -> decode, composite, mix, encode, HLS.
         .target(name: "StageMixPipeline", dependencies: ["StageMixCore", "StageMixMedia", "StageMixOutput"], swiftSettings: swiftSettings),
         // Job queue (SQLite or PostgreSQL) and the worker that runs compose jobs as child processes.
@@ -94,7 +96,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: swiftSettings),
         .executableTarget(name: "stagemix", dependencies: [
-            "StageMixCore", "StageMixLayout", "StageMixMedia", "StageMixSynth", "StageMixPipeline", "StageMixOutput", "StageMixOptions",
+            "StageMixCore", "StageMixLayout", "StageMixMedia", "StageMixSynth", "StageMixProbe", "StageMixPipeline", "StageMixOutput", "StageMixOptions",
             "StageMixCommandLine",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: swiftSettings),
@@ -117,8 +119,8 @@ let package = Package(
             .product(name: "JWTKit", package: "jwt-kit"),
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: swiftSettings),
-        .testTarget(name: "StageMixPipelineTests", dependencies: ["StageMixPipeline", "StageMixSynth", "StageMixCore", "StageMixLayout", "StageMixMedia", "StageMixTestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "StageMixSynthTests", dependencies: ["StageMixSynth", "StageMixCore", "StageMixMedia", "StageMixTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "StageMixPipelineTests", dependencies: ["StageMixPipeline", "StageMixSynth", "StageMixProbe", "StageMixCore", "StageMixLayout", "StageMixMedia", "StageMixTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "StageMixSynthTests", dependencies: ["StageMixSynth", "StageMixProbe", "StageMixCore", "StageMixMedia", "StageMixTestSupport"], swiftSettings: swiftSettings),
 
         // Fuzz targets (docs/fuzzing.md): libFuzzer under `scripts/fuzz`'s -sanitize=fuzzer build, file replay otherwise.
         .target(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"),

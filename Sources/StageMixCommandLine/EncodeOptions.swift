@@ -29,6 +29,9 @@ public struct EncodeOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Integrated loudness target in LUFS (EBU R 128, true peak at most -1 dBTP), or off. Default: -16.")
     public var loudness: String?
 
+    @Flag(help: "Also write composition.mp4: progressive (moov first), muxed from the same encoded packets as the HLS.")
+    public var mp4 = false
+
     public init() {}
 
     /// These options' part of ``ComposeOptions``.
@@ -41,6 +44,7 @@ public struct EncodeOptions: ParsableArguments {
         options.audioBitrate = audioBitrate
         options.encoderThreads = encoderThreads
         options.loudness = loudness
+        options.mp4 = mp4 ? true : nil
     }
 
     public func validate() throws {

@@ -20,6 +20,7 @@ extension ComposeOptions {
         add("--audio-bitrate", audioBitrate)
         add("--encoder-threads", encoderThreads.map(String.init))
         add("--loudness", loudness)
+        if mp4 == true { args.append("--mp4") }
         if overwrite == true { args.append("--overwrite") }
         return args
     }
@@ -51,6 +52,7 @@ extension ComposeOptions {
         n.audioBitrate = word(audioBitrate)
         n.loudness = word(loudness)
         if overwrite == false { n.overwrite = nil }
+        if mp4 == false { n.mp4 = nil }
         return n
     }
 

@@ -22,6 +22,8 @@ public struct ComposeOptions: Sendable, Codable, Hashable {
     public var encoderThreads: Int?
     /// Integrated loudness target in LUFS, such as `-16`, or `off`.
     public var loudness: String?
+    /// Also write `composition.mp4` (progressive, `moov` first) from the same encoded packets.
+    public var mp4: Bool?
     // Where it goes.
     /// May an earlier StageMix output be replaced?
     public var overwrite: Bool?
@@ -30,7 +32,7 @@ public struct ComposeOptions: Sendable, Codable, Hashable {
                 prices: String? = nil, tiers: String? = nil, overflowTier: String? = nil,
                 segmentSeconds: Double? = nil, segmentFormat: String? = nil, preset: String? = nil,
                 videoBitrate: String? = nil, crf: Double? = nil, audioBitrate: String? = nil,
-                encoderThreads: Int? = nil, loudness: String? = nil, overwrite: Bool? = nil) {
+                encoderThreads: Int? = nil, loudness: String? = nil, mp4: Bool? = nil, overwrite: Bool? = nil) {
         self.layout = layout
         self.resolution = resolution
         self.fps = fps
@@ -46,6 +48,7 @@ public struct ComposeOptions: Sendable, Codable, Hashable {
         self.audioBitrate = audioBitrate
         self.encoderThreads = encoderThreads
         self.loudness = loudness
+        self.mp4 = mp4
         self.overwrite = overwrite
     }
 

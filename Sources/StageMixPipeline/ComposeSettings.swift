@@ -17,6 +17,8 @@ public struct ComposeSettings: Sendable {
     public var encoderThreads: Int
     /// Integrated loudness the output is normalised to, in LUFS; nil leaves the mix as it is.
     public var loudnessLUFS: Double?
+    /// Also write `composition.mp4` beside `hls/`, from the same packets.
+    public var mp4: Bool
 
     /// Streaming platforms play at -14 to -16 LUFS; -16 leaves headroom for speech.
     public static let defaultLoudnessLUFS = -16.0
@@ -24,7 +26,7 @@ public struct ComposeSettings: Sendable {
     public init(segmentSeconds: Double = 4, segmentFormat: HLSMuxer.SegmentType = .mpegts,
                 preset: String = "veryfast", videoRate: VideoRate = .bitrate(3_000_000),
                 audioBitrate: Int = 128_000, encoderThreads: Int = 0,
-                loudnessLUFS: Double? = ComposeSettings.defaultLoudnessLUFS) {
+                loudnessLUFS: Double? = ComposeSettings.defaultLoudnessLUFS, mp4: Bool = false) {
         self.segmentSeconds = segmentSeconds
         self.segmentFormat = segmentFormat
         self.preset = preset
@@ -32,5 +34,6 @@ public struct ComposeSettings: Sendable {
         self.audioBitrate = audioBitrate
         self.encoderThreads = encoderThreads
         self.loudnessLUFS = loudnessLUFS
+        self.mp4 = mp4
     }
 }

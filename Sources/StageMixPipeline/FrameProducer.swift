@@ -15,7 +15,7 @@ struct ComposedFrame: @unchecked Sendable {
 /// Decoding never runs on the encoder's thread, nor on Swift's cooperative pool: both block in C.
 final class FrameProducer: @unchecked Sendable {
     private let plan: CompositionPlan
-    private let compositor: Compositor
+    private let compositor: CanvasPainter
     private let mix: AudioMix
     let ready: Handoff<Result<ComposedFrame, any Error>>
     /// Canvases the encoder is done with.
@@ -34,7 +34,7 @@ final class FrameProducer: @unchecked Sendable {
     init(capture: Capture, plan: CompositionPlan, frameCount: Int, levels: LoudnessAnalysis.Result? = nil) throws(MediaError) {
         self.plan = plan
         self.frameCount = frameCount
-        compositor = Compositor(capture: capture, canvas: plan.canvas, fps: plan.fps, ledger: ledger)
+        compositor = CanvasPainter(capture: capture, canvas: plan.canvas, fps: plan.fps, ledger: ledger)
         mix = AudioMix(capture: capture, ledger: ledger, levels: levels)
         outputMeter = try LoudnessMeter(channels: 2, sampleRate: AudioTrackReader.sampleRate)
         ready = Handoff(capacity: Self.canvasCount - 1)

@@ -9,7 +9,7 @@ public enum Preview {
         guard let interval = plan.interval(atMs: ms) else {
             throw PreviewError(message: String(format: "%.3f s is outside the session (0 to %.3f s)", t, Double(plan.durationMs) / 1000))
         }
-        let compositor = Compositor(capture: capture, canvas: plan.canvas, fps: plan.fps, ledger: LossLedger())
+        let compositor = CanvasPainter(capture: capture, canvas: plan.canvas, fps: plan.fps, ledger: LossLedger())
         let canvas = try compositor.makeCanvas()
         var unused = StageClock()
         try compositor.paint(interval, background: plan.background, at: t, on: canvas, clock: &unused)

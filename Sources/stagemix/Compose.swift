@@ -29,11 +29,11 @@ extension StageMix {
                 let options = target.options(plan: plan, encode: encode)
                 let (capture, _, doc) = try CompositionInput.plan(capture: plan.capture, options: options)
                 for warning in doc.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
-                let job = CompositionJob(capture: capture, document: doc, settings: ComposeSettings(options))
+                let job = ComposeRun(capture: capture, document: doc, settings: ComposeSettings(options))
                 let out = URL(fileURLWithPath: target.out)
                 let publisher = OutputPublisher(target: out, overwrite: target.overwrite, protecting: [capture.directory])
                 // Encoding blocks in C for minutes: it gets a thread of its own, not one of Swift's cooperative pool.
-                let report: CompositionJob.Report
+                let report: ComposeRun.Report
                 do {
                     report = try await onOwnThread(named: "stagemix-encode") {
                         let display = ProgressDisplay()

@@ -12,6 +12,7 @@ extension ComposeSettings {
                 ?? .bitrate(options.videoBitrate.flatMap(ComposeOptions.bitrate) ?? ComposeOptions.defaultVideoBitrate),
             audioBitrate: options.audioBitrate.flatMap(ComposeOptions.bitrate) ?? ComposeOptions.defaultAudioBitrate,
             encoderThreads: options.encoderThreads ?? 0,
-            loudnessLUFS: options.loudnessTarget)
+            loudnessLUFS: options.loudnessTarget,
+            mp4: options.mp4 ?? false)
     }
 }

@@ -3,7 +3,7 @@ import StageMixCommandLine
 import Foundation
 import StageMixCore
 import StageMixMedia
-import StageMixSynth
+import StageMixProbe
 
 extension StageMix {
     /// `stagemix probe`: the lobby check of a capture's media.

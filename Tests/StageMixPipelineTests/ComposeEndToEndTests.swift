@@ -39,13 +39,13 @@ struct ComposeEndToEndTests {
         var colors: [String: RGBColor]
         var tones: [String: Double]
         var root: URL
-        var report: CompositionJob.Report
+        var report: ComposeRun.Report
         var pausedAtMs: [String: Int] = [:]
         func cleanup() { try? FileManager.default.removeItem(at: root) }
     }
 
     static func compose(codec: SynthCodec, layout: String = "grid", segmentSeconds: Double = 2,
-                        format: HLSMuxer.SegmentType = .mpegts, scenario: Scenario = scenario(),
+                        format: HLSMuxer.SegmentType = .mpegts, mp4: Bool = false, scenario: Scenario = scenario(),
                         damage: (URL, ExpectedMedia) throws -> Void = { _, _ in }) throws -> Composed {
         MediaLog.setLevel(.error)
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("stagemix-e2e-\(UUID().uuidString)")
@@ -55,8 +55,8 @@ struct ComposeEndToEndTests {
         let capture = try CaptureReader.read(directory: captureDir)
         let doc = try PlanDocument(capture: capture, layout: try Layout.resolve(layout))
         let out = root.appendingPathComponent("out")
-        let report = try CompositionJob(capture: capture, document: doc,
-                           settings: ComposeSettings(segmentSeconds: segmentSeconds, segmentFormat: format, preset: "ultrafast"))
+        let report = try ComposeRun(capture: capture, document: doc,
+                           settings: ComposeSettings(segmentSeconds: segmentSeconds, segmentFormat: format, preset: "ultrafast", mp4: mp4))
             .run(out: out)
         let output = try ComposedOutput(hls: out.appendingPathComponent("hls"))
         for name in ["timeline.json", "billing.json", "plan.json", "report.json"] {
@@ -277,5 +277,39 @@ struct ComposeEndToEndTests {
         #expect(c.output.playlist.contains("#EXT-X-MAP:URI=\"init.mp4\""))
         #expect(c.output.segments.map(\.duration) == [4, 4])
         try Self.checkTiles(c, at: 3.0)
+    }
+
+    /// `--mp4`: one encode, two containers. The MP4 has its index (`moov`) before the media, and
+    /// decodes to the same frames, tiles and A/V offset as the HLS beside it, which still plays.
+    @Test func mp4IsMuxedFromTheSamePacketsWithItsIndexFirst() throws {
+        let c = try Self.compose(codec: .h264, segmentSeconds: 2, mp4: true)
+        defer { c.cleanup() }
+        let url = c.root.appendingPathComponent("out/composition.mp4")
+        let data = try Data(contentsOf: url)
+        var boxes: [String] = []
+        var offset = 0
+        while offset + 8 <= data.count {
+            let size = data[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+            boxes.append(String(decoding: data[offset + 4..<offset + 8], as: UTF8.self))
+            guard size >= 8 else { break }
+            offset += size
+        }
+        #expect(boxes.first == "ftyp")
+        let moov = try #require(boxes.firstIndex(of: "moov"), "\(boxes)")
+        let mdat = try #require(boxes.firstIndex(of: "mdat"), "\(boxes)")
+        #expect(moov < mdat, "faststart: \(boxes)")
+
+        let file = try ComposedOutput(hls: c.output.directory, media: url)
+        #expect(file.frames.count == c.output.frames.count)
+        #expect(file.frames.count == 8 * 30)
+        #expect(abs(file.audio.count - c.output.audio.count) <= 1024, "\(file.audio.count) vs \(c.output.audio.count)")
+        #expect(abs((file.firstAudio - file.firstVideo) - (c.output.firstAudio - c.output.firstVideo)) < 0.034)
+        var fromFile = c
+        fromFile.output = file
+        for t in [1.0, 3.0, 5.5] {
+            try Self.checkTiles(fromFile, at: t)
+            try Self.checkTiles(c, at: t)
+        }
+        #expect(c.output.segments.map(\.duration) == [2, 2, 2, 2])
     }
 }

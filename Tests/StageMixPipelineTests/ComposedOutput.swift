@@ -19,9 +19,10 @@ struct ComposedOutput {
     let firstAudio: Double
     let audioSampleRate: Int
 
-    init(hls: URL) throws {
+    /// Decodes `hls/index.m3u8`, or with `media` that file (an MP4 beside it) instead.
+    init(hls: URL, media: URL? = nil) throws {
         directory = hls
-        playlist = try String(contentsOf: hls.appendingPathComponent("index.m3u8"), encoding: .utf8)
+        playlist = media == nil ? try String(contentsOf: hls.appendingPathComponent("index.m3u8"), encoding: .utf8) : ""
         var segments: [Segment] = []
         var pending: Double?
         for line in playlist.split(separator: "\n") {
@@ -34,7 +35,7 @@ struct ComposedOutput {
         }
         self.segments = segments
 
-        let demuxer = try Demuxer(url: hls.appendingPathComponent("index.m3u8"))
+        let demuxer = try Demuxer(url: media ?? hls.appendingPathComponent("index.m3u8"))
         let videoStream = try #require(demuxer.firstStream(ofType: .video))
         let audioStream = try #require(demuxer.firstStream(ofType: .audio))
         let video = try VideoDecoder(stream: videoStream)

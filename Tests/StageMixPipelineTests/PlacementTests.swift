@@ -11,19 +11,19 @@ struct PlacementTests {
     }
 
     @Test func aLayerSlightlyLargerThanItsTileIsCroppedNotScaled() {
-        let p = Compositor.placement(of: CanvasSize(width: 640, height: 360), in: tile(636, 358, .contain))
+        let p = CanvasPainter.placement(of: CanvasSize(width: 640, height: 360), in: tile(636, 358, .contain))
         // 357.75 rows exactly: the nearest even height fills the tile, and 636x358 of the layer is copied.
         #expect(p.destination == Rect(x: 100, y: 50, width: 636, height: 358))
         #expect(p.sourceCrop == Rect(x: 2, y: 0, width: 636, height: 358))
-        let cover = Compositor.placement(of: CanvasSize(width: 640, height: 360), in: tile(636, 358, .cover))
+        let cover = CanvasPainter.placement(of: CanvasSize(width: 640, height: 360), in: tile(636, 358, .cover))
         #expect(cover.destination == Rect(x: 100, y: 50, width: 636, height: 358))
         #expect(cover.sourceCrop == Rect(x: 2, y: 0, width: 636, height: 358))
     }
 
     @Test func aMuchLargerOrSmallerLayerIsScaled() {
-        let down = Compositor.placement(of: CanvasSize(width: 1280, height: 720), in: tile(636, 358, .contain))
+        let down = CanvasPainter.placement(of: CanvasSize(width: 1280, height: 720), in: tile(636, 358, .contain))
         #expect(down.destination.width == 636 && down.sourceCrop == nil)
-        let up = Compositor.placement(of: CanvasSize(width: 320, height: 180), in: tile(636, 358, .contain))
+        let up = CanvasPainter.placement(of: CanvasSize(width: 320, height: 180), in: tile(636, 358, .contain))
         #expect(up.sourceCrop == nil)
     }
 }

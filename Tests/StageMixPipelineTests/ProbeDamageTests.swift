@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import StageMixCore
+import StageMixProbe
 import StageMixSynth
 
 /// `stagemix probe` over a damaged microphone: a file that ends early or goes quiet in the middle

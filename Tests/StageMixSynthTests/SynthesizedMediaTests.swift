@@ -3,6 +3,7 @@ import Testing
 import StageMixTestSupport
 import StageMixCore
 import StageMixMedia
+import StageMixProbe
 import StageMixSynth
 
 @Suite struct SynthesizedMediaTests {

@@ -27,7 +27,7 @@ STAGES = [
     ("canvas copy-on-write (CanvasFrame.makeWritable)", ["11CanvasFrameC13makeWritable"]),
     ("video encoder call (VideoEncoder.send, excl. x264)", ["12VideoEncoderC"]),
     ("HLS mux (HLSMuxer / libavformat)", ["9HLSMuxerC", "5MuxerC", "libavformat"]),
-    ("rest of Composer.run (Swift loop, progress)", ["8ComposerC"]),
+    ("rest of CompositionPipeline.run (Swift loop, progress)", ["19CompositionPipelineC"]),
     ("process start, plan, capture read", ["ld-linux", "_dl_start", "CaptureReader", "CompositionPlan"]),
 ]
 

@@ -11,6 +11,8 @@ public struct CompositionView: Codable, Sendable, Hashable {
         public var billing: String
         public var plan: String
         public var report: String
+        /// When the composition was asked for with `mp4`.
+        public var mp4: String?
     }
 
     public struct BillingSummary: Codable, Sendable, Hashable {
@@ -118,7 +120,8 @@ public struct CompositionView: Codable, Sendable, Hashable {
             let directory = URL(fileURLWithPath: composition.outputDirectory)
             func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
             outputs = Outputs(directory: directory.path, playlist: path("hls/index.m3u8"), timeline: path("timeline.json"),
-                              billing: path("billing.json"), plan: path("plan.json"), report: path("report.json"))
+                              billing: path("billing.json"), plan: path("plan.json"), report: path("report.json"),
+                              mp4: job.spec.options.mp4 == true ? path("composition.mp4") : nil)
             billing = Self.load(BillingSummary.self, from: directory.appendingPathComponent("billing.json"))
             if let timeline = Self.load(TimelineFile.self, from: directory.appendingPathComponent("timeline.json")) {
                 self.timeline = timeline.summary

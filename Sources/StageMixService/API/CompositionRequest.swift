@@ -20,12 +20,12 @@ public struct CompositionRequest: Sendable {
     /// Largest request body read.
     public static let maxBodyBytes = 1 << 20
 
-    enum Kind { case string, integer, number, object, stringOrNumber }
+    enum Kind { case string, integer, number, object, stringOrNumber, boolean }
     static let optionKinds: [String: Kind] = [
         "resolution": .string, "fps": .integer, "pauseGrace": .number, "prices": .object, "tiers": .object,
         "overflowTier": .string, "segmentSeconds": .number, "segmentFormat": .string, "preset": .string,
         "videoBitrate": .string, "crf": .number, "audioBitrate": .string, "encoderThreads": .integer,
-        "loudness": .stringOrNumber,
+        "loudness": .stringOrNumber, "mp4": .boolean,
     ]
     static let topLevelFields: Set<String> = ["capture", "layout", "options", "callbackUrl", "idempotencyKey"]
 
@@ -122,6 +122,9 @@ public struct CompositionRequest: Sendable {
         case ("encoderThreads", _): options.encoderThreads = try integer()
         case ("loudness", _):
             if case .number(let d) = value { options.loudness = ComposeOptionsText.plain(d) } else { options.loudness = try string() }
+        case ("mp4", _):
+            guard case .bool(let b) = value else { throw Problem.invalid(field, "must be true or false, not \(value.kind)") }
+            options.mp4 = b ? true : nil
         case ("prices", _): options.prices = try tables.store(value, field: field, kind: .prices)
         case ("tiers", _): options.tiers = try tables.store(value, field: field, kind: .tiers)
         default: throw Problem.invalid(field, "unknown option")

@@ -518,6 +518,11 @@ public enum OpenAPIDocument {
           "overflowTier": {
             "type": "string",
             "minLength": 1
+          },
+          "mp4": {
+            "type": "boolean",
+            "default": false,
+            "description": "Also write composition.mp4 (progressive, moov first) from the same encoded packets as the HLS."
           }
         }
       },
@@ -603,6 +608,9 @@ public enum OpenAPIDocument {
                 "type": "string"
               },
               "report": {
+                "type": "string"
+              },
+              "mp4": {
                 "type": "string"
               }
             }

@@ -66,7 +66,7 @@ struct RemadeCapture {
 
     struct Composed {
         var document: PlanDocument
-        var report: CompositionJob.Report
+        var report: ComposeRun.Report
         var output: ComposedOutput
 
         /// The tile of `participant` at `t` and the output's colour at a point of it (x, y as fractions of the tile).
@@ -84,7 +84,7 @@ struct RemadeCapture {
         let capture = try CaptureReader.read(directory: directory)
         let document = try PlanDocument(capture: capture, layout: try Layout.resolve(layout))
         let out = root.appendingPathComponent("out-\(UUID().uuidString.prefix(8))")
-        let report = try CompositionJob(capture: capture, document: document, settings: settings).run(out: out)
+        let report = try ComposeRun(capture: capture, document: document, settings: settings).run(out: out)
         return Composed(document: document, report: report, output: try ComposedOutput(hls: out.appendingPathComponent("hls")))
     }
 }

@@ -4,7 +4,7 @@ import StageMixLayout
 import StageMixOutput
 
 /// A whole `stagemix compose`: plan, compose, write reports, publish atomically.
-public struct CompositionJob: Sendable {
+public struct ComposeRun: Sendable {
     public let capture: Capture
     public let document: PlanDocument
     public let settings: ComposeSettings
@@ -51,7 +51,8 @@ public struct CompositionJob: Sendable {
                 progress: progress, shouldStop: shouldStop)
     }
 
-    /// Composes into a staging folder and publishes it whole through `publisher`: `hls/`,
+    /// Composes into a staging folder and publishes it whole through `publisher`: `hls/` (and
+    /// `composition.mp4` when the settings ask for it),
     /// `timeline.json`, `billing.json`, `plan.json`, `report.json`. Refuses a target the publisher
     /// will not replace before any work; on any failure the staging folder is removed and the
     /// target is as it was.
@@ -67,8 +68,9 @@ public struct CompositionJob: Sendable {
             try FileManager.default.createDirectory(at: hls, withIntermediateDirectories: false)
             var lost: [String: String] = [:]
             for problem in CaptureReader.missingMedia(in: capture) { lost[problem.path] = problem.description }
-            let result = try Composer(capture: capture, plan: document.plan, settings: settings)
-                .run(hlsDirectory: hls, progress: progress, shouldStop: shouldStop)
+            let result = try CompositionPipeline(capture: capture, plan: document.plan, settings: settings)
+                .run(hlsDirectory: hls, mp4: settings.mp4 ? staging.appendingPathComponent("composition.mp4") : nil,
+                     progress: progress, shouldStop: shouldStop)
             lost.merge(result.lostMedia) { a, _ in a }
             let plan = document.plan
             let report = Report(

@@ -1,4 +1,4 @@
-extension CompositionJob.Report {
+extension ComposeRun.Report {
     /// Lines for stderr: one per loss, the first `limit` of them, then how many more `report.json` lists.
     public func lossSummary(limit: Int = 8) -> [String] {
         guard !losses.isEmpty else { return [] }

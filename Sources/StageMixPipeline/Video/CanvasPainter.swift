@@ -5,7 +5,7 @@ import StageMixMedia
 
 /// Paints the composite for one instant: background, region fills, then each tile, scaling each
 /// picture straight from the decoder's frame into its place on the canvas.
-final class Compositor {
+final class CanvasPainter {
     let canvasSize: CanvasSize
     private let capture: Capture
     private var sources: [String: TrackVideoSource] = [:]

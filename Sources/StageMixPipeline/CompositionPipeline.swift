@@ -5,7 +5,7 @@ import StageMixMedia
 
 /// Runs a composition plan: decodes what each interval shows, composites, mixes, encodes H.264 and AAC,
 /// and writes HLS into a directory. Frames and samples stream through; nothing holds a whole file.
-public final class Composer {
+public final class CompositionPipeline {
     public let capture: Capture
     public let plan: CompositionPlan
     public let settings: ComposeSettings
@@ -39,7 +39,8 @@ public final class Composer {
 
     /// Writes `index.m3u8` and its segments into `hlsDirectory` (which must exist).
     /// `progress` is called about twice a second; `shouldStop` is polled once per frame.
-    public func run(hlsDirectory: URL, progress: (ComposeProgress) -> Void = { _ in },
+    /// With `mp4`, the same packets also go into that file: one encode, two containers.
+    public func run(hlsDirectory: URL, mp4: URL? = nil, progress: (ComposeProgress) -> Void = { _ in },
                     shouldStop: () -> Bool = { false }) throws -> Result {
         let cpuStart = CurrentThread.processCPUSeconds
         let fps = plan.fps
@@ -52,15 +53,20 @@ public final class Composer {
         let video = try VideoEncoder(settings: VideoEncoderSettings(
             codecName: "libx264", width: plan.canvas.width, height: plan.canvas.height,
             frameRate: Rational(Int32(fps), 1), rateControl: rate, gopSize: gop, preset: settings.preset,
-            threadCount: settings.encoderThreads, globalHeader: settings.segmentFormat == .fmp4,
+            // MP4 wants SPS/PPS out of band; MPEG-TS segments then get them from the muxer before each keyframe.
+            threadCount: settings.encoderThreads, globalHeader: settings.segmentFormat == .fmp4 || mp4 != nil,
             options: ["sc_threshold": "0"]))
         let audio = try AudioEncoder(sampleRate: AudioTrackReader.sampleRate, channels: 2,
-                                     bitrate: settings.audioBitrate, globalHeader: settings.segmentFormat == .fmp4)
+                                     bitrate: settings.audioBitrate, globalHeader: settings.segmentFormat == .fmp4 || mp4 != nil)
         let muxer = try HLSMuxer(directory: hlsDirectory, segmentDuration: settings.segmentSeconds,
                                  segmentType: settings.segmentFormat, programDateTimeStart: plan.startedAt)
         let videoStream = try muxer.addStream(from: video)
         let audioStream = try muxer.addStream(from: audio)
         try muxer.writeHeader()
+        // Progressive MP4: `faststart` moves the index (moov) before the media once the file is whole.
+        let file = try mp4.map { url throws(MediaError) in try Muxer(url: url, format: "mp4") }
+        let fileStreams = try file.map { file throws(MediaError) in (try file.addStream(from: video), try file.addStream(from: audio)) }
+        try file?.writeHeader(options: ["movflags": "+faststart"])
 
         // The audio-only loudness pass runs first: the gains must be known before the first block is mixed.
         let levels = try settings.loudnessLUFS.map {
@@ -82,7 +88,12 @@ public final class Composer {
         var lastReport = started
         var samplesDone = 0
         func drain(_ output: () throws(MediaError) -> EncoderOutput, stream: Int) throws {
-            while case .packet(let packet) = try output() { try muxer.write(packet, toStream: stream) }
+            while case .packet(let packet) = try output() {
+                try muxer.write(packet, toStream: stream)
+                // Stream indexes match: both containers add video, then audio. Each write takes a new
+                // reference to the packet's data, never a copy.
+                try file?.write(packet, toStream: stream == videoStream ? fileStreams!.0 : fileStreams!.1)
+            }
         }
 
         while let next = producer.ready.take() {
@@ -110,6 +121,7 @@ public final class Composer {
         try audio.sendEndOfStream()
         try drain(audio.receive, stream: audioStream)
         try muxer.finish()
+        try file?.finish()
         progress(ComposeProgress(composedSeconds: Double(plan.durationMs) / 1000,
                                  totalSeconds: Double(plan.durationMs) / 1000,
                                  elapsedSeconds: Date().timeIntervalSince(started)))
