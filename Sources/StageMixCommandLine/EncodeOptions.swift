@@ -32,6 +32,9 @@ public struct EncodeOptions: ParsableArguments {
     @Flag(help: "Also write composition.mp4: progressive (moov first), muxed from the same encoded packets as the HLS.")
     public var mp4 = false
 
+    @Option(help: "A thumbnail every N seconds (thumbnails/, thumbnails.vtt for scrubbing, poster.jpg), from 1 to 3600.")
+    public var thumbnails: Double?
+
     public init() {}
 
     /// These options' part of ``ComposeOptions``.
@@ -45,6 +48,7 @@ public struct EncodeOptions: ParsableArguments {
         options.encoderThreads = encoderThreads
         options.loudness = loudness
         options.mp4 = mp4 ? true : nil
+        options.thumbnails = thumbnails
     }
 
     public func validate() throws {

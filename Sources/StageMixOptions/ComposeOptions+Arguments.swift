@@ -20,6 +20,7 @@ extension ComposeOptions {
         add("--audio-bitrate", audioBitrate)
         add("--encoder-threads", encoderThreads.map(String.init))
         add("--loudness", loudness)
+        add("--thumbnails", thumbnails.map(Self.plain))
         if mp4 == true { args.append("--mp4") }
         if overwrite == true { args.append("--overwrite") }
         return args

@@ -23,6 +23,7 @@ extension ComposeOptions {
         try check("--fps", fps.map(Double.init), in: Double(Self.fpsRange.lowerBound)...Double(Self.fpsRange.upperBound))
         try check("--pause-grace", pauseGrace, in: Self.pauseGraceRange)
         try check("--segment-seconds", segmentSeconds, in: Self.segmentSecondsRange)
+        try check("--thumbnails", thumbnails, in: Self.thumbnailSecondsRange)
         if let segmentFormat, !Self.segmentFormats.contains(segmentFormat) {
             throw OptionError("--segment-format", "must be ts or fmp4; got \(segmentFormat)")
         }

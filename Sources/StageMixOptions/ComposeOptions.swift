@@ -24,6 +24,8 @@ public struct ComposeOptions: Sendable, Codable, Hashable {
     public var loudness: String?
     /// Also write `composition.mp4` (progressive, `moov` first) from the same encoded packets.
     public var mp4: Bool?
+    /// Seconds between thumbnails (with a poster and a WebVTT track); nil for none.
+    public var thumbnails: Double?
     // Where it goes.
     /// May an earlier StageMix output be replaced?
     public var overwrite: Bool?
@@ -32,7 +34,7 @@ public struct ComposeOptions: Sendable, Codable, Hashable {
                 prices: String? = nil, tiers: String? = nil, overflowTier: String? = nil,
                 segmentSeconds: Double? = nil, segmentFormat: String? = nil, preset: String? = nil,
                 videoBitrate: String? = nil, crf: Double? = nil, audioBitrate: String? = nil,
-                encoderThreads: Int? = nil, loudness: String? = nil, mp4: Bool? = nil, overwrite: Bool? = nil) {
+                encoderThreads: Int? = nil, loudness: String? = nil, mp4: Bool? = nil, thumbnails: Double? = nil, overwrite: Bool? = nil) {
         self.layout = layout
         self.resolution = resolution
         self.fps = fps
@@ -49,6 +51,7 @@ public struct ComposeOptions: Sendable, Codable, Hashable {
         self.encoderThreads = encoderThreads
         self.loudness = loudness
         self.mp4 = mp4
+        self.thumbnails = thumbnails
         self.overwrite = overwrite
     }
 
@@ -71,6 +74,7 @@ public struct ComposeOptions: Sendable, Codable, Hashable {
     public static let audioBitrateRange = 8_000...512_000
     public static let encoderThreadsRange = 0...64
     public static let loudnessRange = -40.0 ... -5.0
+    public static let thumbnailSecondsRange = 1.0...3600.0
 
     /// `loudness` as a target: nil for `off`, the default (-16) when not given.
     public var loudnessTarget: Double? {

@@ -52,7 +52,7 @@ public struct ComposeRun: Sendable {
     }
 
     /// Composes into a staging folder and publishes it whole through `publisher`: `hls/` (and
-    /// `composition.mp4` when the settings ask for it),
+    /// `composition.mp4`, `poster.jpg`, `thumbnails/` and `thumbnails.vtt` when the settings ask for them),
     /// `timeline.json`, `billing.json`, `plan.json`, `report.json`. Refuses a target the publisher
     /// will not replace before any work; on any failure the staging folder is removed and the
     /// target is as it was.
@@ -70,7 +70,7 @@ public struct ComposeRun: Sendable {
             for problem in CaptureReader.missingMedia(in: capture) { lost[problem.path] = problem.description }
             let result = try CompositionPipeline(capture: capture, plan: document.plan, settings: settings)
                 .run(hlsDirectory: hls, mp4: settings.mp4 ? staging.appendingPathComponent("composition.mp4") : nil,
-                     progress: progress, shouldStop: shouldStop)
+                     pictures: staging, progress: progress, shouldStop: shouldStop)
             lost.merge(result.lostMedia) { a, _ in a }
             let plan = document.plan
             let report = Report(

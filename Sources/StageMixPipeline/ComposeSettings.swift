@@ -19,6 +19,8 @@ public struct ComposeSettings: Sendable {
     public var loudnessLUFS: Double?
     /// Also write `composition.mp4` beside `hls/`, from the same packets.
     public var mp4: Bool
+    /// A thumbnail every this many seconds, with `poster.jpg` and `thumbnails.vtt`; nil for none.
+    public var thumbnailSeconds: Double?
 
     /// Streaming platforms play at -14 to -16 LUFS; -16 leaves headroom for speech.
     public static let defaultLoudnessLUFS = -16.0
@@ -26,7 +28,8 @@ public struct ComposeSettings: Sendable {
     public init(segmentSeconds: Double = 4, segmentFormat: HLSMuxer.SegmentType = .mpegts,
                 preset: String = "veryfast", videoRate: VideoRate = .bitrate(3_000_000),
                 audioBitrate: Int = 128_000, encoderThreads: Int = 0,
-                loudnessLUFS: Double? = ComposeSettings.defaultLoudnessLUFS, mp4: Bool = false) {
+                loudnessLUFS: Double? = ComposeSettings.defaultLoudnessLUFS, mp4: Bool = false,
+                thumbnailSeconds: Double? = nil) {
         self.segmentSeconds = segmentSeconds
         self.segmentFormat = segmentFormat
         self.preset = preset
@@ -35,5 +38,6 @@ public struct ComposeSettings: Sendable {
         self.encoderThreads = encoderThreads
         self.loudnessLUFS = loudnessLUFS
         self.mp4 = mp4
+        self.thumbnailSeconds = thumbnailSeconds
     }
 }

@@ -40,7 +40,8 @@ public final class CompositionPipeline {
     /// Writes `index.m3u8` and its segments into `hlsDirectory` (which must exist).
     /// `progress` is called about twice a second; `shouldStop` is polled once per frame.
     /// With `mp4`, the same packets also go into that file: one encode, two containers.
-    public func run(hlsDirectory: URL, mp4: URL? = nil, progress: (ComposeProgress) -> Void = { _ in },
+    /// With `pictures`, thumbnails, the poster and the WebVTT track go into that folder.
+    public func run(hlsDirectory: URL, mp4: URL? = nil, pictures: URL? = nil, progress: (ComposeProgress) -> Void = { _ in },
                     shouldStop: () -> Bool = { false }) throws -> Result {
         let cpuStart = CurrentThread.processCPUSeconds
         let fps = plan.fps
@@ -67,6 +68,9 @@ public final class CompositionPipeline {
         let file = try mp4.map { url throws(MediaError) in try Muxer(url: url, format: "mp4") }
         let fileStreams = try file.map { file throws(MediaError) in (try file.addStream(from: video), try file.addStream(from: audio)) }
         try file?.writeHeader(options: ["movflags": "+faststart"])
+        let thumbnails = try settings.thumbnailSeconds.flatMap { seconds in
+            try pictures.map { try ThumbnailWriter(directory: $0, plan: plan, seconds: seconds) }
+        }
 
         // The audio-only loudness pass runs first: the gains must be known before the first block is mixed.
         let levels = try settings.loudnessLUFS.map {
@@ -100,6 +104,7 @@ public final class CompositionPipeline {
             if shouldStop() { throw CancellationError() }
             let frame = try next.get()
             try video.send(frame.canvas, pts: Int64(frame.index), forceKeyframe: frame.index % gop == 0)
+            try thumbnails?.take(frame.canvas, index: frame.index)
             producer.free.put(frame.canvas)
             try drain(video.receive, stream: videoStream)
             if !frame.audio[0].isEmpty {
@@ -122,6 +127,7 @@ public final class CompositionPipeline {
         try drain(audio.receive, stream: audioStream)
         try muxer.finish()
         try file?.finish()
+        try thumbnails?.finish(durationMs: plan.durationMs)
         progress(ComposeProgress(composedSeconds: Double(plan.durationMs) / 1000,
                                  totalSeconds: Double(plan.durationMs) / 1000,
                                  elapsedSeconds: Date().timeIntervalSince(started)))

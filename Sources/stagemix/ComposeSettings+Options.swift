@@ -13,6 +13,7 @@ extension ComposeSettings {
             audioBitrate: options.audioBitrate.flatMap(ComposeOptions.bitrate) ?? ComposeOptions.defaultAudioBitrate,
             encoderThreads: options.encoderThreads ?? 0,
             loudnessLUFS: options.loudnessTarget,
-            mp4: options.mp4 ?? false)
+            mp4: options.mp4 ?? false,
+            thumbnailSeconds: options.thumbnails)
     }
 }

@@ -45,7 +45,8 @@ struct ComposeEndToEndTests {
     }
 
     static func compose(codec: SynthCodec, layout: String = "grid", segmentSeconds: Double = 2,
-                        format: HLSMuxer.SegmentType = .mpegts, mp4: Bool = false, scenario: Scenario = scenario(),
+                        format: HLSMuxer.SegmentType = .mpegts, mp4: Bool = false, thumbnails: Double? = nil,
+                        scenario: Scenario = scenario(),
                         damage: (URL, ExpectedMedia) throws -> Void = { _, _ in }) throws -> Composed {
         MediaLog.setLevel(.error)
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("stagemix-e2e-\(UUID().uuidString)")
@@ -56,7 +57,8 @@ struct ComposeEndToEndTests {
         let doc = try PlanDocument(capture: capture, layout: try Layout.resolve(layout))
         let out = root.appendingPathComponent("out")
         let report = try ComposeRun(capture: capture, document: doc,
-                           settings: ComposeSettings(segmentSeconds: segmentSeconds, segmentFormat: format, preset: "ultrafast", mp4: mp4))
+                           settings: ComposeSettings(segmentSeconds: segmentSeconds, segmentFormat: format, preset: "ultrafast", mp4: mp4,
+                                                     thumbnailSeconds: thumbnails))
             .run(out: out)
         let output = try ComposedOutput(hls: out.appendingPathComponent("hls"))
         for name in ["timeline.json", "billing.json", "plan.json", "report.json"] {
@@ -311,5 +313,53 @@ struct ComposeEndToEndTests {
             try Self.checkTiles(c, at: t)
         }
         #expect(c.output.segments.map(\.duration) == [2, 2, 2, 2])
+    }
+
+    /// Decodes a JPEG with the media module's own demuxer and decoder.
+    static func decodePicture(_ url: URL) throws -> VideoFrame {
+        let demuxer = try Demuxer(url: url)
+        let stream = try #require(demuxer.firstStream(ofType: .video))
+        let decoder = try VideoDecoder(stream: stream)
+        while let packet = try demuxer.readPacket() { try decoder.send(packet) }
+        try decoder.send(nil)
+        guard case .frame(let frame) = try decoder.receive() else { throw TestFailure("no picture in \(url.lastPathComponent)") }
+        return frame
+    }
+
+    /// `--thumbnails 2` on the 8 s scenario: four thumbnails of the composite at their times, a WebVTT
+    /// track naming them, and the poster from 3.5 s, the middle of the first longest stretch where
+    /// both Ana and Ben show video (Ana's camera is muted 5.0-6.5 s).
+    @Test func thumbnailsAndPosterShowTheCompositeAtTheirTimes() throws {
+        let c = try Self.compose(codec: .vp8, thumbnails: 2)
+        defer { c.cleanup() }
+        let out = c.root.appendingPathComponent("out")
+        let names = try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("thumbnails").path).sorted()
+        #expect(names == ["00000.jpg", "00001.jpg", "00002.jpg", "00003.jpg"])
+        let vtt = try String(contentsOf: out.appendingPathComponent("thumbnails.vtt"), encoding: .utf8)
+        #expect(vtt.hasPrefix("WEBVTT\n"))
+        #expect(vtt.contains("00:00:06.000 --> 00:00:08.000\nthumbnails/00003.jpg\n"), "\(vtt)")
+        #expect(vtt.components(separatedBy: " --> ").count == 5)
+
+        func check(_ picture: VideoFrame, scale: Double, at t: Double) throws {
+            let interval = try #require(c.plan.interval(atMs: Int(t * 1000)))
+            for tile in interval.tiles where tile.show == .video {
+                let want = try #require(c.colors[tile.participantId])
+                let x = Int(Double(tile.rect.x + tile.rect.width / 2) * scale)
+                let y = Int(Double(tile.rect.y + tile.rect.height * 3 / 4) * scale)
+                let got = try #require(picture.pixelRGB(x: x, y: y))
+                #expect(got.isClose(to: want, tolerance: 30), "t=\(t) \(tile.participantId) at (\(x),\(y)): \(got), want \(want)")
+            }
+            #expect(interval.tiles.filter { $0.show == .video }.count >= 1)
+        }
+        for k in 0..<4 {
+            let thumb = try Self.decodePicture(out.appendingPathComponent(String(format: "thumbnails/%05d.jpg", k)))
+            #expect(thumb.width == 320 && thumb.height == 320 * c.plan.canvas.height / c.plan.canvas.width)
+            try check(thumb, scale: 320 / Double(c.plan.canvas.width), at: Double(k * 2) + 0.01)
+        }
+        #expect(ThumbnailWriter.posterTimeMs(c.plan) == 3_500)
+        let poster = try Self.decodePicture(out.appendingPathComponent("poster.jpg"))
+        #expect(poster.width == c.plan.canvas.width)
+        try check(poster, scale: 1, at: 3.5)
+        #expect(c.plan.interval(atMs: 3_500)?.tiles.filter { $0.show == .video }.count == 2)
     }
 }

@@ -13,6 +13,9 @@ public struct CompositionView: Codable, Sendable, Hashable {
         public var report: String
         /// When the composition was asked for with `mp4`.
         public var mp4: String?
+        /// When asked for with `thumbnails`: the WebVTT thumbnail track and the poster.
+        public var thumbnails: String?
+        public var poster: String?
     }
 
     public struct BillingSummary: Codable, Sendable, Hashable {
@@ -121,7 +124,9 @@ public struct CompositionView: Codable, Sendable, Hashable {
             func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
             outputs = Outputs(directory: directory.path, playlist: path("hls/index.m3u8"), timeline: path("timeline.json"),
                               billing: path("billing.json"), plan: path("plan.json"), report: path("report.json"),
-                              mp4: job.spec.options.mp4 == true ? path("composition.mp4") : nil)
+                              mp4: job.spec.options.mp4 == true ? path("composition.mp4") : nil,
+                              thumbnails: job.spec.options.thumbnails == nil ? nil : path("thumbnails.vtt"),
+                              poster: job.spec.options.thumbnails == nil ? nil : path("poster.jpg"))
             billing = Self.load(BillingSummary.self, from: directory.appendingPathComponent("billing.json"))
             if let timeline = Self.load(TimelineFile.self, from: directory.appendingPathComponent("timeline.json")) {
                 self.timeline = timeline.summary

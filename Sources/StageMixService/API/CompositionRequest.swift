@@ -25,7 +25,7 @@ public struct CompositionRequest: Sendable {
         "resolution": .string, "fps": .integer, "pauseGrace": .number, "prices": .object, "tiers": .object,
         "overflowTier": .string, "segmentSeconds": .number, "segmentFormat": .string, "preset": .string,
         "videoBitrate": .string, "crf": .number, "audioBitrate": .string, "encoderThreads": .integer,
-        "loudness": .stringOrNumber, "mp4": .boolean,
+        "loudness": .stringOrNumber, "mp4": .boolean, "thumbnails": .number,
     ]
     static let topLevelFields: Set<String> = ["capture", "layout", "options", "callbackUrl", "idempotencyKey"]
 
@@ -122,6 +122,7 @@ public struct CompositionRequest: Sendable {
         case ("encoderThreads", _): options.encoderThreads = try integer()
         case ("loudness", _):
             if case .number(let d) = value { options.loudness = ComposeOptionsText.plain(d) } else { options.loudness = try string() }
+        case ("thumbnails", _): options.thumbnails = try number()
         case ("mp4", _):
             guard case .bool(let b) = value else { throw Problem.invalid(field, "must be true or false, not \(value.kind)") }
             options.mp4 = b ? true : nil

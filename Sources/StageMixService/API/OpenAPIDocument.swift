@@ -523,6 +523,12 @@ public enum OpenAPIDocument {
             "type": "boolean",
             "default": false,
             "description": "Also write composition.mp4 (progressive, moov first) from the same encoded packets as the HLS."
+          },
+          "thumbnails": {
+            "type": "number",
+            "minimum": 1,
+            "maximum": 3600,
+            "description": "Seconds between thumbnails (thumbnails/, thumbnails.vtt, poster.jpg)."
           }
         }
       },
@@ -611,6 +617,12 @@ public enum OpenAPIDocument {
                 "type": "string"
               },
               "mp4": {
+                "type": "string"
+              },
+              "thumbnails": {
+                "type": "string"
+              },
+              "poster": {
                 "type": "string"
               }
             }

@@ -1,0 +1,76 @@
+import Foundation
+import StageMixCore
+import StageMixMedia
+
+/// `--thumbnails N`: a small JPEG of the composite every N seconds (`thumbnails/00000.jpg`...), a
+/// WebVTT track pointing at them for players' scrubbing previews (`thumbnails.vtt`), and
+/// `poster.jpg`, the composite at full size from the middle of the earliest longest stretch with the
+/// most participants showing video. Taken from the canvas the encoder gets: no second composite.
+final class ThumbnailWriter {
+    /// Thumbnail width; the height keeps the canvas's shape.
+    static let width = 320
+
+    let directory: URL
+    let seconds: Double
+    let everyFrames: Int
+    let posterFrame: Int
+    private let small: JPEGWriter
+    private let poster: JPEGWriter
+    private var count = 0
+
+    init(directory: URL, plan: CompositionPlan, seconds: Double) throws {
+        self.directory = directory
+        self.seconds = seconds
+        let fps = max(1, plan.fps)
+        everyFrames = max(1, Int((seconds * Double(fps)).rounded()))
+        posterFrame = Self.posterTimeMs(plan) * fps / 1000
+        let width = min(Self.width, plan.canvas.width)
+        let height = max(2, (plan.canvas.height * width / max(1, plan.canvas.width)) & ~1)
+        small = try JPEGWriter(width: width, height: height, sourceWidth: plan.canvas.width, sourceHeight: plan.canvas.height)
+        poster = try JPEGWriter(width: plan.canvas.width, height: plan.canvas.height,
+                                sourceWidth: plan.canvas.width, sourceHeight: plan.canvas.height, quality: 3)
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("thumbnails"), withIntermediateDirectories: false)
+    }
+
+    /// When the poster is taken: the middle of the earliest interval with the most tiles showing
+    /// video (a held frame counts; a placeholder does not), ties going to the longer interval.
+    static func posterTimeMs(_ plan: CompositionPlan) -> Int {
+        func showing(_ interval: PlanInterval) -> Int { interval.tiles.filter { $0.show != .placeholder }.count }
+        var best: PlanInterval?
+        for interval in plan.intervals where interval.durationMs > 0 {
+            guard let current = best else { best = interval; continue }
+            if showing(interval) > showing(current) || (showing(interval) == showing(current) && interval.durationMs > current.durationMs) {
+                best = interval
+            }
+        }
+        guard let best else { return 0 }
+        return best.startMs + best.durationMs / 2
+    }
+
+    static func name(_ index: Int) -> String { String(format: "thumbnails/%05d.jpg", index) }
+
+    /// Called with every output frame's canvas, in order.
+    func take(_ canvas: CanvasFrame, index: Int) throws {
+        if index % everyFrames == 0 {
+            try small.write(canvas, to: directory.appendingPathComponent(Self.name(count)))
+            count += 1
+        }
+        if index == posterFrame { try poster.write(canvas, to: directory.appendingPathComponent("poster.jpg")) }
+    }
+
+    /// Writes `thumbnails.vtt`: one cue per thumbnail, until the end of the output.
+    func finish(durationMs: Int) throws {
+        var vtt = "WEBVTT\n"
+        for k in 0..<count {
+            let start = Int((Double(k) * seconds * 1000).rounded())
+            let end = min(durationMs, Int((Double(k + 1) * seconds * 1000).rounded()))
+            guard end > start else { break }
+            vtt += "\n\(Self.timestamp(start)) --> \(Self.timestamp(end))\n\(Self.name(k))\n"
+        }
+        try Data(vtt.utf8).write(to: directory.appendingPathComponent("thumbnails.vtt"), options: .atomic)
+    }
+
+    static func timestamp(_ ms: Int) -> String {
+        String(format: "%02d:%02d:%02d.%03d", ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, ms % 1000)
+    }
+}
