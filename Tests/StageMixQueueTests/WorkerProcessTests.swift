@@ -283,7 +283,9 @@ struct WorkerProcessTests {
             }
             #expect(metrics.hasPrefix("HTTP/1.1 200 OK"), "\(metrics)")
             #expect(metrics.contains("text/plain; version=0.0.4"))
-            #expect(metrics.contains("stagemix_worker_running 0.0\n"))
+            // A whole line: the helper joins lines without a final line feed, and which metric comes
+            // last depends on the registry's dictionary order.
+            #expect(metrics.split(separator: "\n").contains("stagemix_worker_running 0.0"), "\(metrics)")
             #expect(metrics.contains(#"stagemix_worker_attempts_total{outcome="failed"} 0"#))
             // And the queue as it stands: one job succeeded, one dead, none waiting.
             #expect(metrics.contains(#"stagemix_queue_jobs{state="succeeded"} 1"#), "\(metrics)")
