@@ -12,9 +12,19 @@ public enum CompositionInput {
         do {
             let capture = try CaptureReader.read(directory: URL(fileURLWithPath: capture))
             var layout = try Layout.resolve(options.layout ?? ComposeOptions.defaultLayout)
-            if options.resolution != nil || options.fps != nil {
-                let size = options.resolution.flatMap(ComposeOptions.size).map { CanvasSize(width: $0.width, height: $0.height) }
+            if options.canvasSize != nil || options.fps != nil {
+                let size = options.canvasSize.flatMap(ComposeOptions.size).map { CanvasSize(width: $0.width, height: $0.height) }
                 layout = layout.resized(to: size ?? layout.canvas, fps: options.fps)
+            }
+            for spec in options.ladder ?? [] {
+                if let rate = spec.fps, rate > layout.fps || layout.fps % rate != 0 {
+                    throw OptionError("--renditions", "frame rate \(rate) of \(spec.width)x\(spec.height) must divide the layout's \(layout.fps) frames per second")
+                }
+                // Keyframes at the same instants in every rendition: a segment holds whole frames of each.
+                let gop = Int(((options.segmentSeconds ?? ComposeOptions.defaultSegmentSeconds) * Double(layout.fps)).rounded())
+                if let rate = spec.fps, gop % (layout.fps / rate) != 0 {
+                    throw OptionError("--renditions", "frame rate \(rate) of \(spec.width)x\(spec.height) does not give whole frames per segment of \(gop) output frames")
+                }
             }
             var tiers = try options.tiers.map { try BillingTiers.load(contentsOf: URL(fileURLWithPath: $0)) } ?? .agora
             if let overflowTier = options.overflowTier { tiers = try BillingTiers(tiers: tiers.tiers, overflowTier: overflowTier) }

@@ -35,6 +35,9 @@ public struct EncodeOptions: ParsableArguments {
     @Option(help: "A thumbnail every N seconds (thumbnails/, thumbnails.vtt for scrubbing, poster.jpg), from 1 to 3600.")
     public var thumbnails: Double?
 
+    @Option(help: "An ABR ladder from one composite, such as 1920x1080@6000k,1280x720@3000k,640x360@800k (WxH@BITRATE[@FPS]): a master playlist, one media playlist per rendition, one audio rendition. Composed at the largest.")
+    public var renditions: String?
+
     public init() {}
 
     /// These options' part of ``ComposeOptions``.
@@ -49,6 +52,7 @@ public struct EncodeOptions: ParsableArguments {
         options.loudness = loudness
         options.mp4 = mp4 ? true : nil
         options.thumbnails = thumbnails
+        options.renditions = renditions
     }
 
     public func validate() throws {

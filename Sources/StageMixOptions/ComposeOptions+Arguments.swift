@@ -21,6 +21,7 @@ extension ComposeOptions {
         add("--encoder-threads", encoderThreads.map(String.init))
         add("--loudness", loudness)
         add("--thumbnails", thumbnails.map(Self.plain))
+        add("--renditions", renditions)
         if mp4 == true { args.append("--mp4") }
         if overwrite == true { args.append("--overwrite") }
         return args
@@ -52,6 +53,7 @@ extension ComposeOptions {
         n.videoBitrate = word(videoBitrate)
         n.audioBitrate = word(audioBitrate)
         n.loudness = word(loudness)
+        n.renditions = word(renditions).map { $0.replacingOccurrences(of: " ", with: "") }
         if overwrite == false { n.overwrite = nil }
         if mp4 == false { n.mp4 = nil }
         return n

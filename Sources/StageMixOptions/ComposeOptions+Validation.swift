@@ -41,8 +41,34 @@ extension ComposeOptions {
                 throw OptionError("--loudness", "must be off or a target in LUFS from -40 to -5, such as -16; got \(loudness)")
             }
         }
+        try validateRenditions()
         for (option, value) in [("--layout", layout), ("--prices", prices), ("--tiers", tiers), ("--overflow-tier", overflowTier)] {
             if let value, value.trimmingCharacters(in: .whitespaces).isEmpty { throw OptionError(option, "must not be empty") }
+        }
+    }
+
+    private func validateRenditions() throws {
+        guard let renditions else { return }
+        guard let ladder = RenditionSpec.list(renditions) else {
+            throw OptionError("--renditions", "must be 1 to \(RenditionSpec.maxCount) renditions WxH@BITRATE[@FPS] separated by commas, such as 1920x1080@6000k,1280x720@3000k,640x360@800k@15 (even sizes from \(Self.minSide)x\(Self.minSide) to \(Self.maxWidth)x\(Self.maxHeight), bitrates from \(Self.videoBitrateRange.lowerBound / 1000)k to \(Self.videoBitrateRange.upperBound / 1000)k); got \(renditions)")
+        }
+        if videoBitrate != nil || crf != nil {
+            throw OptionError("--renditions", "sets each rendition's bitrate: leave out --video-bitrate and --crf")
+        }
+        let sizes = ladder.map { "\($0.width)x\($0.height)" }
+        if let twice = sizes.first(where: { size in sizes.filter { $0 == size }.count > 1 }) {
+            throw OptionError("--renditions", "lists \(twice) twice: each rendition needs its own size")
+        }
+        let largest = RenditionSpec.ordered(ladder)[0]
+        if let resolution, let size = Self.size(resolution), (size.width, size.height) != (largest.width, largest.height) {
+            throw OptionError("--renditions", "composes at its largest rendition, \(largest.width)x\(largest.height): leave out --resolution or make it \(largest.width)x\(largest.height)")
+        }
+        if let canvasFps = fps {
+            for spec in ladder {
+                if let rate = spec.fps, rate > canvasFps || canvasFps % rate != 0 {
+                    throw OptionError("--renditions", "frame rate \(rate) of \(spec.width)x\(spec.height) must divide --fps \(canvasFps)")
+                }
+            }
         }
     }
 

@@ -26,6 +26,9 @@ public struct ComposeOptions: Sendable, Codable, Hashable {
     public var mp4: Bool?
     /// Seconds between thumbnails (with a poster and a WebVTT track); nil for none.
     public var thumbnails: Double?
+    /// An adaptive-bitrate ladder, `1920x1080@6000k,1280x720@3000k,640x360@800k`: one encode per
+    /// rendition from one composite, a master playlist; nil for the single rendition.
+    public var renditions: String?
     // Where it goes.
     /// May an earlier StageMix output be replaced?
     public var overwrite: Bool?
@@ -34,7 +37,8 @@ public struct ComposeOptions: Sendable, Codable, Hashable {
                 prices: String? = nil, tiers: String? = nil, overflowTier: String? = nil,
                 segmentSeconds: Double? = nil, segmentFormat: String? = nil, preset: String? = nil,
                 videoBitrate: String? = nil, crf: Double? = nil, audioBitrate: String? = nil,
-                encoderThreads: Int? = nil, loudness: String? = nil, mp4: Bool? = nil, thumbnails: Double? = nil, overwrite: Bool? = nil) {
+                encoderThreads: Int? = nil, loudness: String? = nil, mp4: Bool? = nil, thumbnails: Double? = nil, renditions: String? = nil,
+                overwrite: Bool? = nil) {
         self.layout = layout
         self.resolution = resolution
         self.fps = fps
@@ -52,6 +56,7 @@ public struct ComposeOptions: Sendable, Codable, Hashable {
         self.loudness = loudness
         self.mp4 = mp4
         self.thumbnails = thumbnails
+        self.renditions = renditions
         self.overwrite = overwrite
     }
 
@@ -75,6 +80,14 @@ public struct ComposeOptions: Sendable, Codable, Hashable {
     public static let encoderThreadsRange = 0...64
     public static let loudnessRange = -40.0 ... -5.0
     public static let thumbnailSecondsRange = 1.0...3600.0
+
+    /// The ladder, largest rendition first; nil without `renditions` (or when it does not parse).
+    public var ladder: [RenditionSpec]? { renditions.flatMap(RenditionSpec.list).map(RenditionSpec.ordered) }
+
+    /// The output size: `resolution`, or the ladder's largest rendition.
+    public var canvasSize: String? {
+        resolution ?? ladder.map { "\($0[0].width)x\($0[0].height)" }
+    }
 
     /// `loudness` as a target: nil for `off`, the default (-16) when not given.
     public var loudnessTarget: Double? {

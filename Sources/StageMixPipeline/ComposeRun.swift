@@ -68,7 +68,8 @@ public struct ComposeRun: Sendable {
             try FileManager.default.createDirectory(at: hls, withIntermediateDirectories: false)
             var lost: [String: String] = [:]
             for problem in CaptureReader.missingMedia(in: capture) { lost[problem.path] = problem.description }
-            let result = try CompositionPipeline(capture: capture, plan: document.plan, settings: settings)
+            let result = try CompositionPipeline(capture: capture, plan: document.plan, settings: settings,
+                                                 stageEvents: StageEvent.of(document.timeline))
                 .run(hlsDirectory: hls, mp4: settings.mp4 ? staging.appendingPathComponent("composition.mp4") : nil,
                      pictures: staging, progress: progress, shouldStop: shouldStop)
             lost.merge(result.lostMedia) { a, _ in a }

@@ -21,6 +21,9 @@ public struct ComposeSettings: Sendable {
     public var mp4: Bool
     /// A thumbnail every this many seconds, with `poster.jpg` and `thumbnails.vtt`; nil for none.
     public var thumbnailSeconds: Double?
+    /// An ABR ladder, largest first (the canvas's size); empty for the single rendition at the
+    /// canvas's size and `videoRate`, muxed with the audio in one playlist.
+    public var renditions: [Rendition]
 
     /// Streaming platforms play at -14 to -16 LUFS; -16 leaves headroom for speech.
     public static let defaultLoudnessLUFS = -16.0
@@ -29,7 +32,7 @@ public struct ComposeSettings: Sendable {
                 preset: String = "veryfast", videoRate: VideoRate = .bitrate(3_000_000),
                 audioBitrate: Int = 128_000, encoderThreads: Int = 0,
                 loudnessLUFS: Double? = ComposeSettings.defaultLoudnessLUFS, mp4: Bool = false,
-                thumbnailSeconds: Double? = nil) {
+                thumbnailSeconds: Double? = nil, renditions: [Rendition] = []) {
         self.segmentSeconds = segmentSeconds
         self.segmentFormat = segmentFormat
         self.preset = preset
@@ -39,5 +42,6 @@ public struct ComposeSettings: Sendable {
         self.loudnessLUFS = loudnessLUFS
         self.mp4 = mp4
         self.thumbnailSeconds = thumbnailSeconds
+        self.renditions = renditions
     }
 }

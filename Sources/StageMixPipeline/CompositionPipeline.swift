@@ -9,8 +9,11 @@ public final class CompositionPipeline {
     public let capture: Capture
     public let plan: CompositionPlan
     public let settings: ComposeSettings
+    /// Marked in the output: `EXT-X-DATERANGE` tags in the playlist, chapters in the MP4.
+    public let stageEvents: [StageEvent]
 
-    public init(capture: Capture, plan: CompositionPlan, settings: ComposeSettings) {
+    public init(capture: Capture, plan: CompositionPlan, settings: ComposeSettings, stageEvents: [StageEvent] = []) {
+        self.stageEvents = stageEvents
         self.capture = capture
         self.plan = plan
         self.settings = settings
@@ -39,38 +42,18 @@ public final class CompositionPipeline {
 
     /// Writes `index.m3u8` and its segments into `hlsDirectory` (which must exist).
     /// `progress` is called about twice a second; `shouldStop` is polled once per frame.
+    /// With a ladder in the settings, `index.m3u8` is a master playlist over one folder per rendition
+    /// and one for the audio (see ``CompositionOutputs``).
     /// With `mp4`, the same packets also go into that file: one encode, two containers.
     /// With `pictures`, thumbnails, the poster and the WebVTT track go into that folder.
     public func run(hlsDirectory: URL, mp4: URL? = nil, pictures: URL? = nil, progress: (ComposeProgress) -> Void = { _ in },
                     shouldStop: () -> Bool = { false }) throws -> Result {
         let cpuStart = CurrentThread.processCPUSeconds
         let fps = plan.fps
-        let gop = max(1, Int((settings.segmentSeconds * Double(fps)).rounded()))
-        let rate: VideoEncoderSettings.RateControl
-        switch settings.videoRate {
-        case .bitrate(let bps): rate = .bitrate(bps, maxRate: bps, bufferSize: bps * 2)
-        case .crf(let crf): rate = .crf(crf)
-        }
-        let video = try VideoEncoder(settings: VideoEncoderSettings(
-            codecName: "libx264", width: plan.canvas.width, height: plan.canvas.height,
-            frameRate: Rational(Int32(fps), 1), rateControl: rate, gopSize: gop, preset: settings.preset,
-            // MP4 wants SPS/PPS out of band; MPEG-TS segments then get them from the muxer before each keyframe.
-            threadCount: settings.encoderThreads, globalHeader: settings.segmentFormat == .fmp4 || mp4 != nil,
-            options: ["sc_threshold": "0"]))
-        let audio = try AudioEncoder(sampleRate: AudioTrackReader.sampleRate, channels: 2,
-                                     bitrate: settings.audioBitrate, globalHeader: settings.segmentFormat == .fmp4 || mp4 != nil)
-        let muxer = try HLSMuxer(directory: hlsDirectory, segmentDuration: settings.segmentSeconds,
-                                 segmentType: settings.segmentFormat, programDateTimeStart: plan.startedAt)
-        let videoStream = try muxer.addStream(from: video)
-        let audioStream = try muxer.addStream(from: audio)
-        try muxer.writeHeader()
-        // Progressive MP4: `faststart` moves the index (moov) before the media once the file is whole.
-        let file = try mp4.map { url throws(MediaError) in try Muxer(url: url, format: "mp4") }
-        let fileStreams = try file.map { file throws(MediaError) in (try file.addStream(from: video), try file.addStream(from: audio)) }
-        try file?.writeHeader(options: ["movflags": "+faststart"])
-        let thumbnails = try settings.thumbnailSeconds.flatMap { seconds in
-            try pictures.map { try ThumbnailWriter(directory: $0, plan: plan, seconds: seconds) }
-        }
+        let outputs = try CompositionOutputs(plan: plan, settings: settings, stageEvents: stageEvents,
+                                             hlsDirectory: hlsDirectory, mp4: mp4, pictures: pictures)
+        // The rendition threads are waited for on every way out, before anything they use goes.
+        defer { outputs.stop() }
 
         // The audio-only loudness pass runs first: the gains must be known before the first block is mixed.
         let levels = try settings.loudnessLUFS.map {
@@ -91,27 +74,13 @@ public final class CompositionPipeline {
         let started = Date()
         var lastReport = started
         var samplesDone = 0
-        func drain(_ output: () throws(MediaError) -> EncoderOutput, stream: Int) throws {
-            while case .packet(let packet) = try output() {
-                try muxer.write(packet, toStream: stream)
-                // Stream indexes match: both containers add video, then audio. Each write takes a new
-                // reference to the packet's data, never a copy.
-                try file?.write(packet, toStream: stream == videoStream ? fileStreams!.0 : fileStreams!.1)
-            }
-        }
-
+        let free = producer.free
         while let next = producer.ready.take() {
             if shouldStop() { throw CancellationError() }
             let frame = try next.get()
-            try video.send(frame.canvas, pts: Int64(frame.index), forceKeyframe: frame.index % gop == 0)
-            try thumbnails?.take(frame.canvas, index: frame.index)
-            producer.free.put(frame.canvas)
-            try drain(video.receive, stream: videoStream)
-            if !frame.audio[0].isEmpty {
-                try audio.send(planar: frame.audio)
-                samplesDone += frame.audio[0].count
-            }
-            try drain(audio.receive, stream: audioStream)
+            try outputs.take(frame.canvas, index: frame.index) { free.put($0) }
+            try outputs.audio.send(planar: frame.audio)
+            samplesDone += frame.audio[0].count
 
             let now = Date()
             if now.timeIntervalSince(lastReport) >= 0.5 {
@@ -121,13 +90,7 @@ public final class CompositionPipeline {
                                          elapsedSeconds: now.timeIntervalSince(started)))
             }
         }
-        try video.sendEndOfStream()
-        try drain(video.receive, stream: videoStream)
-        try audio.sendEndOfStream()
-        try drain(audio.receive, stream: audioStream)
-        try muxer.finish()
-        try file?.finish()
-        try thumbnails?.finish(durationMs: plan.durationMs)
+        try outputs.finish()
         progress(ComposeProgress(composedSeconds: Double(plan.durationMs) / 1000,
                                  totalSeconds: Double(plan.durationMs) / 1000,
                                  elapsedSeconds: Date().timeIntervalSince(started)))

@@ -14,6 +14,9 @@ extension ComposeSettings {
             encoderThreads: options.encoderThreads ?? 0,
             loudnessLUFS: options.loudnessTarget,
             mp4: options.mp4 ?? false,
-            thumbnailSeconds: options.thumbnails)
+            thumbnailSeconds: options.thumbnails,
+            renditions: (options.ladder ?? []).map {
+                Rendition(width: $0.width, height: $0.height, rate: .bitrate($0.bitrate), fps: $0.fps)
+            })
     }
 }

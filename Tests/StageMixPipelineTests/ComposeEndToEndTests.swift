@@ -313,6 +313,33 @@ struct ComposeEndToEndTests {
             try Self.checkTiles(c, at: t)
         }
         #expect(c.output.segments.map(\.duration) == [2, 2, 2, 2])
+
+        // The stage's events: Ana on stage from 0, Ben from 2 s (his pin), in the playlist as
+        // EXT-X-DATERANGE at the session's dates, and as the MP4's chapters.
+        #expect(StageEvent.of(StageTimeline(capture: c.capture, pauseGraceMs: StageTimeline.defaultPauseGraceMs)).map { "\($0.atMs) \($0.kind.rawValue) \($0.participantId)" }
+                == ["0 joined-stage p-ana", "2000 joined-stage p-ben"])
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let benAt = formatter.string(from: c.capture.startedAt.addingTimeInterval(2))
+        let tags = c.output.playlist.split(separator: "\n").filter { $0.hasPrefix("#EXT-X-DATERANGE:") }
+        #expect(tags.count == 2, "\(c.output.playlist)")
+        #expect(tags.last == #"#EXT-X-DATERANGE:ID="stage-2",CLASS="dev.stagemix.stage",START-DATE="\#(benAt)",X-EVENT="joined-stage",X-PARTICIPANT="p-ben",X-NAME="Ben""#,
+                "\(tags)")
+        let lines = c.output.playlist.split(separator: "\n").map(String.init)
+        let benTag = try #require(lines.firstIndex { $0.contains("p-ben") })
+        #expect(lines[(benTag + 1)...].first { !$0.hasPrefix("#EXT-X-DATERANGE") }?.hasPrefix("#EXTINF") == true, "placed before a segment")
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
+        probe.arguments = ["-v", "error", "-show_chapters", "-of", "json", url.path]
+        let pipe = Pipe()
+        probe.standardOutput = pipe
+        try probe.run()
+        let json = pipe.fileHandleForReading.readDataToEndOfFile()
+        probe.waitUntilExit()
+        let chapters = try #require((try JSONSerialization.jsonObject(with: json) as? [String: Any])?["chapters"] as? [[String: Any]])
+        #expect(chapters.compactMap { ($0["tags"] as? [String: String])?["title"] } == ["Ana joined the stage", "Ben joined the stage"])
+        #expect(chapters.compactMap { $0["start_time"] as? String } == ["0.000000", "2.000000"])
+        #expect(chapters.last?["end_time"] as? String == "8.000000")
     }
 
     /// Decodes a JPEG with the media module's own demuxer and decoder.

@@ -22,6 +22,32 @@ struct JobSpecTests {
         #expect(relative.capture == "/work/cap" && relative.options.layout == "/work/my.json" && relative.options.prices == "/work/p.json")
     }
 
+    /// `--renditions`: parsed into a ladder largest first, the canvas its largest, and refused
+    /// (naming the option) when it cannot be one.
+    @Test func renditionsAreALadderComposedAtItsLargest() throws {
+        let options = ComposeOptions(renditions: "640x360@800k@15,1920x1080@6000k, 1280x720@3M")
+        try options.validate()
+        #expect(options.ladder == [RenditionSpec(width: 1920, height: 1080, bitrate: 6_000_000),
+                                   RenditionSpec(width: 1280, height: 720, bitrate: 3_000_000),
+                                   RenditionSpec(width: 640, height: 360, bitrate: 800_000, fps: 15)])
+        #expect(options.canvasSize == "1920x1080")
+        #expect(options.arguments == ["--renditions", "640x360@800k@15,1920x1080@6000k, 1280x720@3M"])
+        #expect(options.normalised().renditions == "640x360@800k@15,1920x1080@6000k,1280x720@3m")
+        func refusal(_ o: ComposeOptions) -> String? {
+            do { try o.validate(); return nil } catch let e as OptionError { return e.option + " " + e.message } catch { return "\(error)" }
+        }
+        #expect(refusal(ComposeOptions(renditions: "1280x720")).map { $0.hasPrefix("--renditions must be 1 to 6 renditions") } == true)
+        #expect(refusal(ComposeOptions(renditions: "1280x721@3000k")) != nil)
+        #expect(refusal(ComposeOptions(renditions: "1280x720@50k")) != nil, "below the bitrate floor")
+        #expect(refusal(ComposeOptions(renditions: Array(repeating: "640x360@800k", count: 7).joined(separator: ","))) != nil)
+        #expect(refusal(ComposeOptions(renditions: "640x360@800k,640x360@500k")) == "--renditions lists 640x360 twice: each rendition needs its own size")
+        #expect(refusal(ComposeOptions(videoBitrate: "3000k", renditions: "640x360@800k"))?.contains("leave out --video-bitrate") == true)
+        #expect(refusal(ComposeOptions(resolution: "1280x720", renditions: "1920x1080@6000k,1280x720@3000k"))?.contains("1920x1080") == true)
+        #expect(refusal(ComposeOptions(resolution: "1920x1080", renditions: "1920x1080@6000k,1280x720@3000k")) == nil)
+        #expect(refusal(ComposeOptions(fps: 30, renditions: "1280x720@3000k@20")) == "--renditions frame rate 20 of 1280x720 must divide --fps 30")
+        #expect(refusal(ComposeOptions(fps: 30, renditions: "1280x720@3000k@15")) == nil)
+    }
+
     @Test func aSpecIsStoredFlatAndOldRowsStillRead() throws {
         let spec = JobSpec(capture: "/c", out: "/o", options: ComposeOptions(fps: 25, crf: 23))
         #expect(spec.canonicalJSON == #"{"capture":"/c","crf":23,"fps":25,"out":"/o"}"#)

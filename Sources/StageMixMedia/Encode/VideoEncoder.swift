@@ -61,6 +61,10 @@ public final class VideoEncoder: @unchecked Sendable {
     /// Stream parameters (including extradata) for adding this encoder's stream to a muxer.
     let parameters: CodecParameters
 
+    /// The RFC 6381 codec name (`avc1.64001F`) of an H.264 encoder opened with a global header;
+    /// nil otherwise.
+    public var codecString: String? { H264CodecString.from(parameters.extradata) }
+
     /// The unit of `pts` in `send` and of the packets' timestamps: 1/frameRate.
     public var timeBase: Rational { Rational(context.pointer.pointee.time_base) }
 

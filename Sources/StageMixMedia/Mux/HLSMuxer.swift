@@ -17,6 +17,8 @@ public final class HLSMuxer: @unchecked Sendable {
     private let muxer: Muxer
     private let options: [String: String]
     private let programDateTimeStart: Date?
+    /// `#EXT-X-DATERANGE` tags placed in the final playlist (they need the program date times).
+    public var dateRanges: [HLSDateRange] = []
 
     /// - Parameters:
     ///   - segmentFilePattern: file name with a printf-style `%d` counter;
@@ -68,7 +70,8 @@ public final class HLSMuxer: @unchecked Sendable {
         guard let start = programDateTimeStart else { return }
         do {
             let text = try String(contentsOf: playlistURL, encoding: .utf8)
-            try HLSPlaylistDates.rewriting(text, start: start).write(to: playlistURL, atomically: true, encoding: .utf8)
+            try HLSPlaylistDates.rewriting(text, start: start, dateRanges: dateRanges)
+                .write(to: playlistURL, atomically: true, encoding: .utf8)
         } catch {
             throw MediaError(.muxFailed, "cannot restamp program date times in '\(playlistURL.path)': \(error)")
         }

@@ -84,6 +84,36 @@ public final class Muxer: @unchecked Sendable {
         return Int(st.pointee.index)
     }
 
+    /// Adds a chapter from `start` to `end` seconds titled `title` (MP4 writes chapters as a
+    /// QuickTime chapter track and Nero `chpl`; Matroska natively). Before the header only.
+    public func addChapter(start: Double, end: Double, title: String) throws(MediaError) {
+        guard let context, !headerWritten else { throw MediaError(.invalidArgument, "\(location): chapters must be added before the header") }
+        guard start.isFinite, end.isFinite, start >= 0, end > start, end < 1e9 else {
+            throw MediaError(.invalidArgument, "\(location): chapter from \(start) to \(end) s")
+        }
+        guard let chapter = av_mallocz(MemoryLayout<AVChapter>.size)?.assumingMemoryBound(to: AVChapter.self) else {
+            throw .outOfMemory("chapter")
+        }
+        chapter.pointee.id = Int64(context.pointee.nb_chapters) + 1
+        chapter.pointee.time_base = AVRational(num: 1, den: 1000)
+        chapter.pointee.start = Int64((start * 1000).rounded())
+        chapter.pointee.end = Int64((end * 1000).rounded())
+        av_dict_set(&chapter.pointee.metadata, "title", title, 0)
+        // av_dynarray_add frees the array (not the element) when it cannot grow it.
+        var chapters = context.pointee.chapters
+        var count = Int32(context.pointee.nb_chapters)
+        av_dynarray_add(&chapters, &count, chapter)
+        guard chapters != nil, count == Int32(context.pointee.nb_chapters) + 1 else {
+            av_dict_free(&chapter.pointee.metadata)
+            av_free(chapter)
+            context.pointee.chapters = nil
+            context.pointee.nb_chapters = 0
+            throw .outOfMemory("chapter list")
+        }
+        context.pointee.chapters = chapters
+        context.pointee.nb_chapters = UInt32(count)
+    }
+
     /// Writes the container header. `options` are muxer options such as
     /// ["movflags": "+faststart"]; an option the muxer does not know is an error.
     public func writeHeader(options: [String: String] = [:]) throws(MediaError) {

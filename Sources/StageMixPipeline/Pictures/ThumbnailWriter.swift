@@ -6,7 +6,7 @@ import StageMixMedia
 /// WebVTT track pointing at them for players' scrubbing previews (`thumbnails.vtt`), and
 /// `poster.jpg`, the composite at full size from the middle of the earliest longest stretch with the
 /// most participants showing video. Taken from the canvas the encoder gets: no second composite.
-final class ThumbnailWriter {
+final class ThumbnailWriter: CanvasSink {
     /// Thumbnail width; the height keeps the canvas's shape.
     static let width = 320
 
@@ -14,6 +14,7 @@ final class ThumbnailWriter {
     let seconds: Double
     let everyFrames: Int
     let posterFrame: Int
+    let durationMs: Int
     private let small: JPEGWriter
     private let poster: JPEGWriter
     private var count = 0
@@ -24,6 +25,7 @@ final class ThumbnailWriter {
         let fps = max(1, plan.fps)
         everyFrames = max(1, Int((seconds * Double(fps)).rounded()))
         posterFrame = Self.posterTimeMs(plan) * fps / 1000
+        durationMs = plan.durationMs
         let width = min(Self.width, plan.canvas.width)
         let height = max(2, (plan.canvas.height * width / max(1, plan.canvas.width)) & ~1)
         small = try JPEGWriter(width: width, height: height, sourceWidth: plan.canvas.width, sourceHeight: plan.canvas.height)
@@ -59,7 +61,7 @@ final class ThumbnailWriter {
     }
 
     /// Writes `thumbnails.vtt`: one cue per thumbnail, until the end of the output.
-    func finish(durationMs: Int) throws {
+    func finish() throws {
         var vtt = "WEBVTT\n"
         for k in 0..<count {
             let start = Int((Double(k) * seconds * 1000).rounded())

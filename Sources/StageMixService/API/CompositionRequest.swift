@@ -26,6 +26,7 @@ public struct CompositionRequest: Sendable {
         "overflowTier": .string, "segmentSeconds": .number, "segmentFormat": .string, "preset": .string,
         "videoBitrate": .string, "crf": .number, "audioBitrate": .string, "encoderThreads": .integer,
         "loudness": .stringOrNumber, "mp4": .boolean, "thumbnails": .number,
+        "renditions": .string,
     ]
     static let topLevelFields: Set<String> = ["capture", "layout", "options", "callbackUrl", "idempotencyKey"]
 
@@ -123,6 +124,7 @@ public struct CompositionRequest: Sendable {
         case ("loudness", _):
             if case .number(let d) = value { options.loudness = ComposeOptionsText.plain(d) } else { options.loudness = try string() }
         case ("thumbnails", _): options.thumbnails = try number()
+        case ("renditions", _): options.renditions = try string()
         case ("mp4", _):
             guard case .bool(let b) = value else { throw Problem.invalid(field, "must be true or false, not \(value.kind)") }
             options.mp4 = b ? true : nil

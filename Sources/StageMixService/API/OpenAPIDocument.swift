@@ -529,6 +529,12 @@ public enum OpenAPIDocument {
             "minimum": 1,
             "maximum": 3600,
             "description": "Seconds between thumbnails (thumbnails/, thumbnails.vtt, poster.jpg)."
+          },
+          "renditions": {
+            "type": "string",
+            "example": "1920x1080@6000k,1280x720@3000k,640x360@800k",
+            "pattern": "^[0-9]{2,4}x[0-9]{2,4}@[0-9.]+[kKmM]?(@[0-9]{1,3})?(,[0-9]{2,4}x[0-9]{2,4}@[0-9.]+[kKmM]?(@[0-9]{1,3})?){0,5}$",
+            "description": "An ABR ladder from one composite (WxH@BITRATE[@FPS], comma-separated, at most 6): hls/index.m3u8 becomes a master playlist over one media playlist per rendition and one audio rendition; composed at the largest. Not with videoBitrate or crf."
           }
         }
       },

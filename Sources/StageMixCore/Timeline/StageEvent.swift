@@ -1,0 +1,84 @@
+/// Something that happened to the stage, for viewers to jump to: a participant came on stage or
+/// left it, was pinned while on stage, started or stopped sharing their screen, or accepted a host's
+/// invitation. Written into the output as HLS `EXT-X-DATERANGE` tags and MP4 chapters.
+public struct StageEvent: Sendable, Hashable, Codable {
+    public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
+        case joinedStage = "joined-stage"
+        case leftStage = "left-stage"
+        case pinned
+        case screenShareStarted = "screen-share-started"
+        case screenShareStopped = "screen-share-stopped"
+        case invitationAccepted = "invitation-accepted"
+    }
+
+    public var atMs: Int
+    public var kind: Kind
+    public var participantId: String
+    public var name: String
+
+    public init(atMs: Int, kind: Kind, participantId: String, name: String) {
+        self.atMs = atMs
+        self.kind = kind
+        self.participantId = participantId
+        self.name = name
+    }
+
+    /// A chapter title: "Omar joined the stage".
+    public var title: String {
+        switch kind {
+        case .joinedStage: "\(name) joined the stage"
+        case .leftStage: "\(name) left the stage"
+        case .pinned: "\(name) was pinned"
+        case .screenShareStarted: "\(name) started sharing their screen"
+        case .screenShareStopped: "\(name) stopped sharing their screen"
+        case .invitationAccepted: "\(name) accepted an invitation to the stage"
+        }
+    }
+
+    /// The events of a timeline, in time order (at one instant: stage changes in segment order, then
+    /// invitations). Nothing at the very end of the session: a leave there is the end of the recording.
+    public static func of(_ timeline: StageTimeline) -> [StageEvent] {
+        var events: [StageEvent] = []
+        var before: [String: OnStageParticipant] = [:]
+        var names: [String: String] = [:]
+        for segment in timeline.segments {
+            let now = Dictionary(segment.onStage.map { ($0.participantId, $0) }, uniquingKeysWith: { a, _ in a })
+            for person in segment.onStage { names[person.participantId] = person.name }
+            let at = segment.startMs
+            for person in segment.onStage {
+                guard let earlier = before[person.participantId] else {
+                    events.append(StageEvent(atMs: at, kind: .joinedStage, participantId: person.participantId, name: person.name))
+                    if person.track(source: .screenShare) != nil {
+                        events.append(StageEvent(atMs: at, kind: .screenShareStarted, participantId: person.participantId, name: person.name))
+                    }
+                    continue
+                }
+                if person.pinnedAtMs != earlier.pinnedAtMs && person.pinnedAtMs > earlier.pinnedAtMs {
+                    events.append(StageEvent(atMs: max(at, min(person.pinnedAtMs, segment.endMs)), kind: .pinned,
+                                             participantId: person.participantId, name: person.name))
+                }
+                let sharing = person.track(source: .screenShare) != nil, shared = earlier.track(source: .screenShare) != nil
+                if sharing != shared {
+                    events.append(StageEvent(atMs: at, kind: sharing ? .screenShareStarted : .screenShareStopped,
+                                             participantId: person.participantId, name: person.name))
+                }
+            }
+            for (id, earlier) in before where now[id] == nil {
+                if earlier.track(source: .screenShare) != nil {
+                    events.append(StageEvent(atMs: at, kind: .screenShareStopped, participantId: id, name: earlier.name))
+                }
+                events.append(StageEvent(atMs: at, kind: .leftStage, participantId: id, name: earlier.name))
+            }
+            before = now
+        }
+        for invitation in timeline.invitations where invitation.outcome == .accepted {
+            guard let at = invitation.resolvedAtMs, (0..<timeline.durationMs).contains(at) else { continue }
+            events.append(StageEvent(atMs: at, kind: .invitationAccepted, participantId: invitation.receiverId,
+                                     name: names[invitation.receiverId] ?? invitation.receiverId))
+        }
+        return events.enumerated()
+            .filter { $0.element.atMs < timeline.durationMs }
+            .sorted { ($0.element.atMs, $0.offset) < ($1.element.atMs, $1.offset) }
+            .map(\.element)
+    }
+}

@@ -1,0 +1,49 @@
+internal import CFFmpeg
+
+/// Resizes whole canvases to one other size with libswscale (bicubic, as the ffmpeg command line's
+/// `scale`), for the smaller renditions of a ladder: the composite is made once, at the largest
+/// size, and each smaller rendition is scaled from it. Values stay as they are (the same colour
+/// space in and out); the output canvas and the scaler are made once and reused.
+public final class CanvasResizer: @unchecked Sendable {
+    public let output: CanvasFrame
+    private let sws: OpaquePointer
+    private let sourceWidth: Int
+    private let sourceHeight: Int
+
+    public init(fromWidth sourceWidth: Int, height sourceHeight: Int, toWidth width: Int, height: Int,
+                colourSpace: YUVColourSpace = .bt709) throws(MediaError) {
+        output = try CanvasFrame(width: width, height: height, colourSpace: colourSpace)
+        guard sourceWidth > 0, sourceHeight > 0,
+              let sws = sws_getContext(Int32(sourceWidth), Int32(sourceHeight), AV_PIX_FMT_YUV420P, Int32(width), Int32(height),
+                                       AV_PIX_FMT_YUV420P, SWS_BICUBIC, nil, nil, nil) else {
+            throw MediaError(.outOfMemory, "canvas scaler \(sourceWidth)x\(sourceHeight) -> \(width)x\(height)")
+        }
+        let table = sws_getCoefficients(colourSpace.swsColorspace)
+        let range: Int32 = colourSpace.fullRange ? 1 : 0
+        _ = sws_setColorspaceDetails(sws, table, range, table, range, 0, 1 << 16, 1 << 16)
+        self.sws = sws
+        self.sourceWidth = sourceWidth
+        self.sourceHeight = sourceHeight
+    }
+
+    deinit { sws_freeContext(sws) }
+
+    /// `canvas` at the output's size, in ``output`` (overwritten by the next call).
+    @discardableResult
+    public func resize(_ canvas: CanvasFrame) throws(MediaError) -> CanvasFrame {
+        guard canvas.width == sourceWidth, canvas.height == sourceHeight else {
+            throw MediaError(.invalidArgument, "canvas scaler made for \(sourceWidth)x\(sourceHeight), got \(canvas.width)x\(canvas.height)")
+        }
+        // An encoder may still hold the last picture: write into a buffer of our own.
+        try output.makeWritable()
+        let src = canvas.pointer, dst = output.pointer
+        let srcData: [UnsafePointer<UInt8>?] = [UnsafePointer(src.pointee.data.0), UnsafePointer(src.pointee.data.1),
+                                                 UnsafePointer(src.pointee.data.2), nil]
+        let srcStrides: [Int32] = [src.pointee.linesize.0, src.pointee.linesize.1, src.pointee.linesize.2, 0]
+        let dstData: [UnsafeMutablePointer<UInt8>?] = [dst.pointee.data.0, dst.pointee.data.1, dst.pointee.data.2, nil]
+        let dstStrides: [Int32] = [dst.pointee.linesize.0, dst.pointee.linesize.1, dst.pointee.linesize.2, 0]
+        _ = try ffCheck(sws_scale(sws, srcData, srcStrides, 0, Int32(sourceHeight), dstData, dstStrides), .invalidArgument,
+                        "canvas \(sourceWidth)x\(sourceHeight) -> \(output.width)x\(output.height)")
+        return output
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+import Testing
+@testable import StageMixCore
+
+/// The stage's events, from the sample captures' timelines: what a viewer can jump to.
+@Suite("Stage events")
+struct StageEventTests {
+    static func events(_ sample: String) throws -> [String] {
+        let capture = try CaptureReader.read(directory: CaptureSchemaTests.repository.appendingPathComponent("Samples/\(sample)"))
+        let timeline = StageTimeline(capture: capture, pauseGraceMs: StageTimeline.defaultPauseGraceMs)
+        return StageEvent.of(timeline).map { "\($0.atMs) \($0.kind.rawValue) \($0.participantId)" }
+    }
+
+    @Test func joinsInvitationsAndLeaves() throws {
+        // Omar accepts Maya's invitation at 4 s, comes on stage at 4.5 s when pinned, leaves at 27 s;
+        // Lena's declined and Kai's expired invitations are not events.
+        #expect(try Self.events("panel") == [
+            "0 joined-stage p-maya", "4000 invitation-accepted p-omar", "4500 joined-stage p-omar", "27000 left-stage p-omar",
+        ])
+    }
+
+    @Test func screenSharesStartAndStop() throws {
+        #expect(try Self.events("screenshare") == [
+            "0 joined-stage p-maya", "0 joined-stage p-ben", "5000 screen-share-started p-maya", "15000 screen-share-stopped p-maya",
+        ])
+    }
+
+    @Test func titlesNameThePersonAndWhatHappened() {
+        #expect(StageEvent(atMs: 0, kind: .screenShareStarted, participantId: "p", name: "Zoë").title == "Zoë started sharing their screen")
+        #expect(StageEvent(atMs: 0, kind: .leftStage, participantId: "p", name: "Omar").title == "Omar left the stage")
+    }
+}
