@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StageMixOptions
 
 /// Input the user can fix (capture, layout, options): printed as is, exit code 65.
 /// Anything else that escapes a command is an internal failure: exit code 70.
@@ -37,6 +38,9 @@ private func reported(_ error: any Error) -> ExitCode {
     switch error {
     case let exit as ExitCode:
         return exit
+    case let option as OptionError:
+        FileHandle.standardError.write(Data("stagemix: \(option)\n".utf8))
+        return .validationFailure
     case let bad as BadInput:
         FileHandle.standardError.write(Data("stagemix: \(bad)\n".utf8))
         return .badInput

@@ -7,7 +7,8 @@ import StageMixOptions
 /// tables, and the plan worked out from them. `compose` and `enqueue` both go through here, so a job
 /// is queued only if compose would accept it.
 public enum CompositionInput {
-    /// Input problems (a file, a JSON path, a track) are ``BadInput``: exit 65.
+    /// Input problems (a file, a JSON path, a track) are ``BadInput``: exit 65. An option that does
+    /// not fit the layout (a rendition's frame rate against the layout's) is an ``OptionError``: exit 64.
     public static func plan(capture: String, options: ComposeOptions) throws -> (Capture, Layout, PlanDocument) {
         do {
             let capture = try CaptureReader.read(directory: URL(fileURLWithPath: capture))
@@ -17,13 +18,9 @@ public enum CompositionInput {
                 layout = layout.resized(to: size ?? layout.canvas, fps: options.fps)
             }
             for spec in options.ladder ?? [] {
-                if let rate = spec.fps, rate > layout.fps || layout.fps % rate != 0 {
-                    throw OptionError("--renditions", "frame rate \(rate) of \(spec.width)x\(spec.height) must divide the layout's \(layout.fps) frames per second")
-                }
-                // Keyframes at the same instants in every rendition: a segment holds whole frames of each.
-                let gop = Int(((options.segmentSeconds ?? ComposeOptions.defaultSegmentSeconds) * Double(layout.fps)).rounded())
-                if let rate = spec.fps, gop % (layout.fps / rate) != 0 {
-                    throw OptionError("--renditions", "frame rate \(rate) of \(spec.width)x\(spec.height) does not give whole frames per segment of \(gop) output frames")
+                if let problem = spec.problem(canvasFps: layout.fps,
+                                              segmentSeconds: options.segmentSeconds ?? ComposeOptions.defaultSegmentSeconds) {
+                    throw OptionError("--renditions", problem)
                 }
             }
             var tiers = try options.tiers.map { try BillingTiers.load(contentsOf: URL(fileURLWithPath: $0)) } ?? .agora
@@ -32,6 +29,8 @@ public enum CompositionInput {
             let graceMs = options.pauseGrace.map { Int(($0 * 1000).rounded()) } ?? StageTimeline.defaultPauseGraceMs
             let doc = try PlanDocument(capture: capture, layout: layout, pauseGraceMs: graceMs, tiers: tiers, prices: priceTable)
             return (capture, layout, doc)
+        } catch let error as OptionError {
+            throw error
         } catch {
             throw BadInput(error)
         }

@@ -60,13 +60,22 @@ extension ComposeOptions {
             throw OptionError("--renditions", "lists \(twice) twice: each rendition needs its own size")
         }
         let largest = RenditionSpec.ordered(ladder)[0]
+        for spec in ladder {
+            // Scaled from the largest, never stretched: the same shape (within the rounding to even
+            // sizes), and never wider or taller.
+            let skew = abs(Double(spec.width * largest.height) - Double(spec.height * largest.width)) / Double(largest.width * spec.height)
+            guard spec.width <= largest.width, spec.height <= largest.height, skew <= 0.01 else {
+                throw OptionError("--renditions", "\(spec.width)x\(spec.height) is not the shape of the largest rendition, \(largest.width)x\(largest.height): every rendition is scaled from it, never stretched")
+            }
+        }
         if let resolution, let size = Self.size(resolution), (size.width, size.height) != (largest.width, largest.height) {
             throw OptionError("--renditions", "composes at its largest rendition, \(largest.width)x\(largest.height): leave out --resolution or make it \(largest.width)x\(largest.height)")
         }
-        if let canvasFps = fps {
+        // Against the layout's frame rate too, once it is known (CompositionInput).
+        if let fps {
             for spec in ladder {
-                if let rate = spec.fps, rate > canvasFps || canvasFps % rate != 0 {
-                    throw OptionError("--renditions", "frame rate \(rate) of \(spec.width)x\(spec.height) must divide --fps \(canvasFps)")
+                if let problem = spec.problem(canvasFps: fps, segmentSeconds: segmentSeconds ?? Self.defaultSegmentSeconds) {
+                    throw OptionError("--renditions", problem)
                 }
             }
         }

@@ -42,6 +42,26 @@ public struct RenditionSpec: Sendable, Hashable {
         return specs
     }
 
+    /// Why this rendition cannot be made from a canvas at `canvasFps` cut into segments of
+    /// `segmentSeconds`, or nil when it can: its frames must be every k-th canvas frame, and each
+    /// segment must hold whole frames of it, so that keyframes fall at the same instants in all.
+    public func problem(canvasFps: Int, segmentSeconds: Double) -> String? {
+        guard let rate = fps else { return nil }
+        guard rate <= canvasFps, canvasFps % rate == 0 else {
+            return "frame rate \(rate) of \(width)x\(height) must divide the output's \(canvasFps) frames per second"
+        }
+        let keyframeEvery = Self.keyframeInterval(canvasFps: canvasFps, segmentSeconds: segmentSeconds)
+        guard keyframeEvery % (canvasFps / rate) == 0 else {
+            return "frame rate \(rate) of \(width)x\(height) does not give whole frames per segment of \(keyframeEvery) output frames"
+        }
+        return nil
+    }
+
+    /// Output frames between keyframes: one segment's worth, at least 1.
+    public static func keyframeInterval(canvasFps: Int, segmentSeconds: Double) -> Int {
+        max(1, Int((segmentSeconds * Double(canvasFps)).rounded()))
+    }
+
     /// The list largest first (by pixels; the first written wins a tie).
     public static func ordered(_ specs: [RenditionSpec]) -> [RenditionSpec] {
         specs.enumerated().sorted { ($1.element.pixels, $0.offset) < ($0.element.pixels, $1.offset) }.map(\.element)

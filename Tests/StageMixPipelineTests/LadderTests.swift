@@ -126,6 +126,17 @@ struct LadderTests {
         #expect(abs((mp4.duration ?? 0) - 8) < 0.1)
     }
 
+    /// The peak is over runs of segments of 0.5 to 1.5 target durations: a short last segment that
+    /// starts with a keyframe is not a second of its own.
+    @Test func peakBandwidthIsOverRunsOfAboutOneTargetDuration() {
+        let even = MediaPlaylistBitrate.of([(8e6, 4), (12e6, 4), (8e6, 4)], targetDuration: 4)
+        #expect(even == MediaPlaylistBitrate(peak: 3_000_000, average: 2_333_334))
+        let shortTail = MediaPlaylistBitrate.of([(8e6, 4), (8e6, 4), (1e6, 0.1)], targetDuration: 4)
+        #expect(shortTail.peak == Int((9e6 / 4.1).rounded(.up)), "not 10 Mb/s from the 0.1 s tail: \(shortTail)")
+        #expect(MediaPlaylistBitrate.of([(1e6, 1)], targetDuration: 4) == MediaPlaylistBitrate(peak: 1_000_000, average: 1_000_000))
+        #expect(MediaPlaylistBitrate.of([], targetDuration: 4) == MediaPlaylistBitrate(peak: 0, average: 0))
+    }
+
     /// `NAME=VALUE` pairs of a tag, quoted values kept quoted (commas inside quotes do not split).
     static func attributes(_ line: String) -> [String: String] {
         var result: [String: String] = [:]

@@ -44,7 +44,11 @@ struct JobSpecTests {
         #expect(refusal(ComposeOptions(videoBitrate: "3000k", renditions: "640x360@800k"))?.contains("leave out --video-bitrate") == true)
         #expect(refusal(ComposeOptions(resolution: "1280x720", renditions: "1920x1080@6000k,1280x720@3000k"))?.contains("1920x1080") == true)
         #expect(refusal(ComposeOptions(resolution: "1920x1080", renditions: "1920x1080@6000k,1280x720@3000k")) == nil)
-        #expect(refusal(ComposeOptions(fps: 30, renditions: "1280x720@3000k@20")) == "--renditions frame rate 20 of 1280x720 must divide --fps 30")
+        #expect(refusal(ComposeOptions(fps: 30, renditions: "1280x720@3000k@20")) == "--renditions frame rate 20 of 1280x720 must divide the output's 30 frames per second")
+        #expect(refusal(ComposeOptions(fps: 30, segmentSeconds: 0.5, renditions: "1280x720@3000k@15"))?.contains("whole frames per segment") == true)
+        #expect(refusal(ComposeOptions(renditions: "1920x1080@6000k,1080x1920@3000k"))?.contains("not the shape") == true)
+        #expect(refusal(ComposeOptions(renditions: "1920x1080@6000k,640x480@800k"))?.contains("not the shape") == true)
+        #expect(refusal(ComposeOptions(renditions: "1920x1080@6000k,426x240@400k")) == nil, "16:9 within the rounding to even sizes")
         #expect(refusal(ComposeOptions(fps: 30, renditions: "1280x720@3000k@15")) == nil)
     }
 

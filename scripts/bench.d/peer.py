@@ -1,8 +1,13 @@
 #!/usr/bin/env python3
 """The ffmpeg command lines StageMix is measured against, written from the plan as a user would.
 
-    peer.py composite --capture DIR --plan PLAN.json --layers high|matching --out HLSDIR
-    peer.py encode    --size WxH --fps N --audio MIX.wav --out HLSDIR
+    peer.py composite --capture DIR --plan PLAN.json --layers high|matching --out HLSDIR [--ladder L]
+    peer.py encode    --size WxH --fps N --audio MIX.wav --out HLSDIR [--ladder L]
+
+With --ladder 1920x1080@6000k,1280x720@3000k,640x360@800k the composite (or the raw frames) is
+split once and scaled to each rendition, each with its own x264, written as one HLS master playlist
+over one playlist per rendition and a shared audio rendition (var_stream_map), the way a user
+writes an ABR ladder in one ffmpeg command.
     peer.py decode    --capture DIR --plan PLAN.json
     peer.py encoder-settings
 
@@ -78,8 +83,56 @@ def composite(args):
              + f"xstack=inputs={n}:layout={'|'.join(positions)}:fill={background},"
              + f"pad={canvas['width']}:{canvas['height']}:0:0:color={background}[v]")
     audio = "".join(f"[{n + j}:a]" for j in range(len(mics))) + f"amix=inputs={len(mics)}:duration=longest[a]"
+    if args.ladder:
+        video_out, maps = ladder_filter("[v0]", args.ladder, canvas)
+        video = video.replace("[v]", "[v0]") + ";" + video_out
+        return cmd + ["-filter_complex", video + ";" + audio] + maps + ["-map", "[a]", "-r", str(plan["fps"])] \
+            + ladder_encode(args.ladder, args.out)
     cmd += ["-filter_complex", video + ";" + audio, "-map", "[v]", "-map", "[a]", "-r", str(plan["fps"])]
     return cmd + ENCODE + hls(args.out)
+
+
+def parse_ladder(text):
+    """[(width, height, kbps, fps or None)] of WxH@RATE[@FPS],... (RATE as 800k, 3M or bits per second)."""
+    rungs = []
+    for item in text.split(","):
+        parts = item.strip().split("@")
+        width, height = parts[0].split("x")
+        rate = parts[1].lower()
+        kbps = float(rate[:-1]) * {"k": 1, "m": 1000}[rate[-1]] if rate[-1] in "km" else float(rate) / 1000
+        rungs.append((int(width), int(height), int(kbps), int(parts[2]) if len(parts) > 2 else None))
+    return rungs
+
+
+def ladder_filter(source, text, canvas):
+    """split the composite once, scale each copy (bicubic, ffmpeg's default) but the canvas-sized one."""
+    rungs = parse_ladder(text)
+    parts = [f"{source}split={len(rungs)}" + "".join(f"[s{i}]" for i in range(len(rungs)))]
+    maps = []
+    for i, (w, h, _, fps) in enumerate(rungs):
+        chain = [] if (w, h) == (canvas["width"], canvas["height"]) else [f"scale={w}:{h}"]
+        chain += [f"fps={fps}"] if fps else []
+        parts.append(f"[s{i}]{','.join(chain) or 'null'}[r{i}]")
+        maps += ["-map", f"[r{i}]"]
+    return ";".join(parts), maps
+
+
+def ladder_encode(text, out):
+    """ENCODE's settings for every rendition, each with its own rate, and HLS with a master playlist."""
+    rungs = parse_ladder(text)
+    # ENCODE's settings, with each rendition's own rate and VBV instead of the single one (and a GOP
+    # of one segment at each rendition's own frame rate).
+    rate_flags = {"-b:v", "-maxrate", "-bufsize", "-g", "-keyint_min"}
+    args = [a for i, a in enumerate(ENCODE) if a not in rate_flags and (i == 0 or ENCODE[i - 1] not in rate_flags)]
+    for i, (_, _, kbps, fps) in enumerate(rungs):
+        gop = str(4 * (fps or 30))
+        args += [f"-b:v:{i}", f"{kbps}k", f"-maxrate:v:{i}", f"{kbps}k", f"-bufsize:v:{i}", f"{2 * kbps}k",
+                 f"-g:v:{i}", gop, f"-keyint_min:v:{i}", gop]
+    streams = " ".join(f"v:{i},agroup:aud" for i in range(len(rungs))) + " a:0,agroup:aud"
+    return args + ["-f", "hls", "-hls_time", "4", "-hls_playlist_type", "vod",
+                   "-var_stream_map", streams, "-master_pl_name", "index.m3u8",
+                   "-hls_segment_filename", os.path.join(out, "v%v", "segment_%05d.ts"),
+                   os.path.join(out, "v%v", "index.m3u8")]
 
 
 def decode(args):
@@ -108,10 +161,13 @@ def decode(args):
 
 def encode(args):
     width, height = args.size.split("x")
-    return (["ffmpeg", "-hide_banner", "-nostdin", "-loglevel", "error", "-y",
-             "-f", "rawvideo", "-pix_fmt", "yuv420p", "-video_size", f"{width}x{height}",
-             "-framerate", str(args.fps), "-i", "pipe:0", "-i", args.audio, "-map", "0:v", "-map", "1:a"]
-            + ENCODE + hls(args.out))
+    head = ["ffmpeg", "-hide_banner", "-nostdin", "-loglevel", "error", "-y",
+            "-f", "rawvideo", "-pix_fmt", "yuv420p", "-video_size", f"{width}x{height}",
+            "-framerate", str(args.fps), "-i", "pipe:0", "-i", args.audio]
+    if args.ladder:
+        video, maps = ladder_filter("[0:v]", args.ladder, {"width": int(width), "height": int(height)})
+        return head + ["-filter_complex", video] + maps + ["-map", "1:a"] + ladder_encode(args.ladder, args.out)
+    return head + ["-map", "0:v", "-map", "1:a"] + ENCODE + hls(args.out)
 
 
 def main():
@@ -122,11 +178,13 @@ def main():
     c.add_argument("--plan", required=True)
     c.add_argument("--layers", choices=["high", "matching"], required=True)
     c.add_argument("--out", required=True)
+    c.add_argument("--ladder")
     e = sub.add_parser("encode")
     e.add_argument("--size", required=True)
     e.add_argument("--fps", required=True)
     e.add_argument("--audio", required=True)
     e.add_argument("--out", required=True)
+    e.add_argument("--ladder")
     d = sub.add_parser("decode")
     d.add_argument("--capture", required=True)
     d.add_argument("--plan", required=True)

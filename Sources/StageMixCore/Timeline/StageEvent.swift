@@ -40,6 +40,7 @@ public struct StageEvent: Sendable, Hashable, Codable {
     public static func of(_ timeline: StageTimeline) -> [StageEvent] {
         var events: [StageEvent] = []
         var before: [String: OnStageParticipant] = [:]
+        var beforeInOrder: [OnStageParticipant] = []
         var names: [String: String] = [:]
         for segment in timeline.segments {
             let now = Dictionary(segment.onStage.map { ($0.participantId, $0) }, uniquingKeysWith: { a, _ in a })
@@ -63,13 +64,16 @@ public struct StageEvent: Sendable, Hashable, Codable {
                                              participantId: person.participantId, name: person.name))
                 }
             }
-            for (id, earlier) in before where now[id] == nil {
+            // In stage order, not the dictionary's (which differs between runs).
+            for earlier in beforeInOrder where now[earlier.participantId] == nil {
+                let id = earlier.participantId
                 if earlier.track(source: .screenShare) != nil {
                     events.append(StageEvent(atMs: at, kind: .screenShareStopped, participantId: id, name: earlier.name))
                 }
                 events.append(StageEvent(atMs: at, kind: .leftStage, participantId: id, name: earlier.name))
             }
             before = now
+            beforeInOrder = segment.onStage
         }
         for invitation in timeline.invitations where invitation.outcome == .accepted {
             guard let at = invitation.resolvedAtMs, (0..<timeline.durationMs).contains(at) else { continue }

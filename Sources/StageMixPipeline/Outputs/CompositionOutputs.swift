@@ -52,20 +52,20 @@ final class CompositionOutputs {
                 let directory = hlsDirectory.appendingPathComponent(rendition.rendition.name)
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
                 let muxer = try playlist(in: directory)
-                rendition.routes.append((muxer, try muxer.addStream(from: rendition.encoder)))
+                rendition.routes.append(muxer, stream: try muxer.addStream(from: rendition.encoder))
                 muxers.append(muxer)
             }
             let directory = hlsDirectory.appendingPathComponent("audio")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
             let muxer = try playlist(in: directory)
-            audio.routes.append((muxer, try muxer.addStream(from: audio.encoder)))
+            audio.routes.append(muxer, stream: try muxer.addStream(from: audio.encoder))
             muxers.append(muxer)
             hls = muxers
             audioPlaylist = muxer.playlistURL
         } else {
             let muxer = try playlist(in: hlsDirectory)
-            renditions[0].routes.append((muxer, try muxer.addStream(from: renditions[0].encoder)))
-            audio.routes.append((muxer, try muxer.addStream(from: audio.encoder)))
+            renditions[0].routes.append(muxer, stream: try muxer.addStream(from: renditions[0].encoder))
+            audio.routes.append(muxer, stream: try muxer.addStream(from: audio.encoder))
             hls = [muxer]
             audioPlaylist = nil
         }
@@ -75,8 +75,8 @@ final class CompositionOutputs {
         // media once the file is whole; the stage's events are its chapters.
         file = try mp4.map { url throws(MediaError) in try Muxer(url: url, format: "mp4") }
         if let file {
-            renditions[0].routes.append((file, try file.addStream(from: renditions[0].encoder)))
-            audio.routes.append((file, try file.addStream(from: audio.encoder)))
+            renditions[0].routes.append(file, stream: try file.addStream(from: renditions[0].encoder))
+            audio.routes.append(file, stream: try file.addStream(from: audio.encoder))
             for chapter in Self.chapters(stageEvents, durationMs: plan.durationMs) {
                 try file.addChapter(start: Double(chapter.startMs) / 1000, end: Double(chapter.endMs) / 1000, title: chapter.title)
             }
@@ -94,8 +94,13 @@ final class CompositionOutputs {
     func take(_ canvas: CanvasFrame, index: Int, giveBack: @escaping (CanvasFrame) -> Void) throws {
         let lease = CanvasLease(canvas, index: index, holders: threads.count + 1, giveBack: giveBack)
         defer { lease.release() }
-        // The threads first, so that they scale and encode while this thread does.
-        for thread in threads { try thread.post(lease) }
+        // The threads first, so that they scale and encode while this thread does. Each gets the
+        // lease (and lets go of it) even when another has failed, so the canvas always goes back.
+        var failure: (any Error)?
+        for thread in threads {
+            do { try thread.post(lease) } catch { failure = failure ?? error }
+        }
+        if let failure { throw failure }
         for sink in inline { try sink.take(canvas, index: index) }
     }
 
@@ -109,9 +114,10 @@ final class CompositionOutputs {
         if let audioPlaylist { try writeMasterPlaylist(audio: audioPlaylist) }
     }
 
-    /// Waits for the rendition threads; every way out of the pipeline goes through here.
+    /// Stops the rendition threads and waits for them, dropping what they have not taken; every way
+    /// out of the pipeline goes through here (after `finish`, they have ended already).
     func stop() {
-        for thread in threads { thread.join() }
+        for thread in threads { thread.join(abandoning: true) }
     }
 
     private func writeMasterPlaylist(audio: URL) throws {

@@ -28,13 +28,13 @@ final class SinkThread: @unchecked Sendable {
         var failed = false
         while let lease = queue.take() {
             defer { lease.release() }
-            guard !failed else { continue }
+            guard !failed, !abandoned else { continue }
             do { try sink.take(lease.canvas, index: lease.index) } catch {
                 lock.withLock { failure = error }
                 failed = true
             }
         }
-        guard !failed else { return }
+        guard !failed, !abandoned else { return }
         do { try sink.finish() } catch { lock.withLock { failure = error } }
     }
 
@@ -53,11 +53,16 @@ final class SinkThread: @unchecked Sendable {
         if let failure = lock.withLock({ failure }) { throw failure }
     }
 
-    /// Stops taking canvases and waits for the thread (on every way out of the pipeline).
-    func join() {
+    /// Stops taking canvases and waits for the thread. `abandoning` (an error or a stop elsewhere)
+    /// lets go of the canvases still queued without encoding them, and skips the sink's finish.
+    func join(abandoning: Bool = false) {
         guard !joined else { return }
         joined = true
+        if abandoning { lock.withLock { isAbandoned = true } }
         queue.close()
         done.wait()
     }
+
+    private var isAbandoned = false
+    private var abandoned: Bool { lock.withLock { isAbandoned } }
 }

@@ -12,7 +12,7 @@ final class VideoRendition: CanvasSink {
     let keyframeEvery: Int
     private let resizer: CanvasResizer?
     /// Where its packets go: (container, stream).
-    var routes: [(sink: any PacketSink, stream: Int)] = []
+    var routes = PacketRoutes()
 
     init(_ rendition: Rendition, canvas: (width: Int, height: Int), canvasFps: Int, keyframeEvery: Int,
          settings: ComposeSettings, globalHeader: Bool) throws {
@@ -43,17 +43,11 @@ final class VideoRendition: CanvasSink {
         guard index % step == 0 else { return }
         let picture = try resizer?.resize(canvas) ?? canvas
         try encoder.send(picture, pts: Int64(index / step), forceKeyframe: index % keyframeEvery == 0)
-        try drain()
+        try routes.drain(encoder.receive)
     }
 
     func finish() throws {
         try encoder.sendEndOfStream()
-        try drain()
-    }
-
-    private func drain() throws {
-        while case .packet(let packet) = try encoder.receive() {
-            for route in routes { try route.sink.write(packet, toStream: route.stream) }
-        }
+        try routes.drain(encoder.receive)
     }
 }

@@ -65,6 +65,9 @@ public struct CompositionAPI: Sendable {
         do {
             let (_, _, document) = try CompositionInput.plan(capture: parsed.capturePath, options: parsed.options)
             return (parsed, document)
+        } catch let error as OptionError {
+            // An option that does not fit the layout (a rendition's frame rate): the option's field.
+            throw Problem.invalid("options.\(CompositionRequest.jsonName(error.option))", error.message)
         } catch {
             // The tables the request gave inline are files now: name the field, not the file.
             var detail = "\(error)"
