@@ -25,6 +25,24 @@ struct StageEventTests {
         ])
     }
 
+    /// Four people leave at one instant: their events come in stage order, the same in every run
+    /// (the ids and chapter titles written from them must not change between runs of one capture).
+    @Test func simultaneousLeavesComeInStageOrder() {
+        var c = TestCapture()
+        let ids = ["ana", "ben", "cy", "dee"]
+        for (k, id) in ids.enumerated() {
+            c.person(id)
+            c.onStage(id, at: k * 100)
+        }
+        for id in ids.reversed() { c.at(5_000, .participantLeft(participantId: id)) }
+        let timeline = c.timeline(endingAt: 10_000)
+        let order = timeline.segment(atMs: 4_000)?.onStage.map(\.participantId) ?? []
+        #expect(order.count == 4)
+        let leaves = StageEvent.of(timeline).filter { $0.kind == .leftStage }
+        #expect(leaves.map(\.participantId) == order)
+        #expect(leaves.allSatisfy { $0.atMs == 5_000 })
+    }
+
     @Test func titlesNameThePersonAndWhatHappened() {
         #expect(StageEvent(atMs: 0, kind: .screenShareStarted, participantId: "p", name: "Zoë").title == "Zoë started sharing their screen")
         #expect(StageEvent(atMs: 0, kind: .leftStage, participantId: "p", name: "Omar").title == "Omar left the stage")

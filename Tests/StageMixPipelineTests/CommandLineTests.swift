@@ -60,6 +60,22 @@ struct CommandLineTests {
         #expect(try Self.run(["compose", capture.path, "--out", out.path, "--resolution", "999x7"]).status != 0)
     }
 
+    /// A ladder that cannot be made is a usage error (64) naming --renditions, before anything is
+    /// written: a frame rate that does not divide the layout's, a rendition of another shape.
+    @Test func aLadderThatCannotBeMadeExits64BeforeWriting() throws {
+        let root = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let capture = root.appendingPathComponent("capture")
+        try CaptureSynthesizer().synthesize(ComposeEndToEndTests.scenario().withDuration(1_000), to: capture)
+        let out = root.appendingPathComponent("out")
+        for ladder in ["1280x720@3M,640x360@1M@7", "1280x720@3M,640x480@1M", "1280x720"] {
+            let result = try Self.run(["compose", capture.path, "--out", out.path, "--renditions", ladder])
+            #expect(result.status == 64, "\(ladder): \(result.stderr)")
+            #expect(result.stderr.contains("--renditions"), "\(ladder): \(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: out.path))
+        }
+    }
+
     @Test func missingMediaIsReportedAndTheCompositionGoesOn() throws {
         let root = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
