@@ -27,7 +27,9 @@ public enum CompositionInput {
             if let overflowTier = options.overflowTier { tiers = try BillingTiers(tiers: tiers.tiers, overflowTier: overflowTier) }
             let priceTable = try options.prices.map { try PriceTable.load(contentsOf: URL(fileURLWithPath: $0)) }
             let graceMs = options.pauseGrace.map { Int(($0 * 1000).rounded()) } ?? StageTimeline.defaultPauseGraceMs
-            let doc = try PlanDocument(capture: capture, layout: layout, pauseGraceMs: graceMs, tiers: tiers, prices: priceTable)
+            let edits = try options.edits.map { try SessionEdits.load(contentsOf: URL(fileURLWithPath: $0), capture: capture) } ?? .none
+            let doc = try PlanDocument(capture: capture, layout: layout, pauseGraceMs: graceMs, tiers: tiers, prices: priceTable,
+                                       edits: edits)
             return (capture, layout, doc)
         } catch let error as OptionError {
             throw error

@@ -31,6 +31,9 @@ public struct PlanOptions: ParsableArguments {
     @Option(help: "Name of a tier for aggregates above the highest (default: such a session is an error).")
     public var overflowTier: String?
 
+    @Option(help: "Edit file JSON (docs/edits.md): participants left out ({\"exclude\": [{\"participant\": ID, \"ranges\": [{\"from\": S, \"to\": S}]}]}) and microphones muted ({\"mute\": [...]}).")
+    public var edits: String?
+
     public init() {}
 
     /// These options' part of ``ComposeOptions``.
@@ -42,6 +45,7 @@ public struct PlanOptions: ParsableArguments {
         options.prices = prices
         options.tiers = tiers
         options.overflowTier = overflowTier
+        options.edits = edits
     }
 
     public var options: ComposeOptions {

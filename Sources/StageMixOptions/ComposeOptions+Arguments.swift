@@ -12,6 +12,7 @@ extension ComposeOptions {
         add("--prices", prices)
         add("--tiers", tiers)
         add("--overflow-tier", overflowTier)
+        add("--edits", edits)
         add("--segment-seconds", segmentSeconds.map(Self.plain))
         add("--segment-format", segmentFormat)
         add("--preset", preset)
@@ -47,6 +48,7 @@ extension ComposeOptions {
         }
         n.prices = file(prices)
         n.tiers = file(tiers)
+        n.edits = file(edits)
         n.resolution = word(resolution)
         n.segmentFormat = word(segmentFormat)
         n.preset = word(preset)

@@ -42,7 +42,7 @@ extension ComposeOptions {
             }
         }
         try validateRenditions()
-        for (option, value) in [("--layout", layout), ("--prices", prices), ("--tiers", tiers), ("--overflow-tier", overflowTier)] {
+        for (option, value) in [("--layout", layout), ("--prices", prices), ("--tiers", tiers), ("--overflow-tier", overflowTier), ("--edits", edits)] {
             if let value, value.trimmingCharacters(in: .whitespaces).isEmpty { throw OptionError(option, "must not be empty") }
         }
     }

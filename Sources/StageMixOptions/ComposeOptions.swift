@@ -12,6 +12,8 @@ public struct ComposeOptions: Sendable, Codable, Hashable {
     public var prices: String?
     public var tiers: String?
     public var overflowTier: String?
+    /// An edit file (docs/edits.md): participants left out, microphones muted, after the session.
+    public var edits: String?
     // How it is encoded and segmented.
     public var segmentSeconds: Double?
     public var segmentFormat: String?

@@ -46,7 +46,7 @@ struct ComposeEndToEndTests {
 
     static func compose(codec: SynthCodec, layout: String = "grid", segmentSeconds: Double = 2,
                         format: HLSMuxer.SegmentType = .mpegts, mp4: Bool = false, thumbnails: Double? = nil,
-                        scenario: Scenario = scenario(),
+                        scenario: Scenario = scenario(), edits: SessionEdits = .none,
                         damage: (URL, ExpectedMedia) throws -> Void = { _, _ in }) throws -> Composed {
         MediaLog.setLevel(.error)
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("stagemix-e2e-\(UUID().uuidString)")
@@ -54,7 +54,7 @@ struct ComposeEndToEndTests {
         let expected = try CaptureSynthesizer(codec: codec).synthesize(scenario, to: captureDir)
         try damage(captureDir, expected)
         let capture = try CaptureReader.read(directory: captureDir)
-        let doc = try PlanDocument(capture: capture, layout: try Layout.resolve(layout))
+        let doc = try PlanDocument(capture: capture, layout: try Layout.resolve(layout), edits: edits)
         let out = root.appendingPathComponent("out")
         let report = try ComposeRun(capture: capture, document: doc,
                            settings: ComposeSettings(segmentSeconds: segmentSeconds, segmentFormat: format, preset: "ultrafast", mp4: mp4,
@@ -151,6 +151,31 @@ struct ComposeEndToEndTests {
         for block in [early, later] { #expect(tonePower(cy, in: block) < reference / 100, "Cy is never heard") }
         // The limiter keeps the sum in range.
         #expect(c.output.audio.allSatisfy { abs($0) <= 1.0 })
+    }
+
+    /// `--edits`: Ben left out from 3 s to the end, Ana's microphone muted from 0.5 to 1.5 s. After
+    /// 3 s Ana fills the grid alone, Ben's colour is nowhere and his tone is not heard; Ana is silent
+    /// while muted; the output keeps its length and timeline.json says what was edited.
+    @Test func anExcludedParticipantIsNeitherSeenNorHeard() throws {
+        let edits = SessionEdits(exclude: [.init(participantId: "p-ben", spans: [.init(fromMs: 3_000, toMs: 8_000)])],
+                                 mute: [.init(participantId: "p-ana", span: .init(fromMs: 500, toMs: 1_500))])
+        let c = try Self.compose(codec: .vp8, edits: edits)
+        defer { c.cleanup() }
+        #expect(c.plan.interval(atMs: 2_500)?.tiles.count == 2)
+        #expect(c.plan.interval(atMs: 4_000)?.tiles.map(\.participantId) == ["p-ana"])
+        #expect(c.plan.interval(atMs: 4_000)?.tiles.first?.rect.width == c.plan.canvas.width, "the grid reflows to Ana alone")
+        // checkTiles also scans the whole frame for the colour of everyone not shown.
+        for t in [2.5, 3.5, 5.8, 7.5] { try Self.checkTiles(c, at: t) }
+        let ana = c.tones["p-ana"]!, ben = c.tones["p-ben"]!
+        let reference = tonePower(ana, in: c.output.audio(from: 2.1, to: 2.9))
+        #expect(reference > 1e-3)
+        #expect(tonePower(ben, in: c.output.audio(from: 2.1, to: 2.9)) > reference / 10, "Ben is heard before he is left out")
+        #expect(tonePower(ben, in: c.output.audio(from: 3.1, to: 7.9)) < reference / 100, "Ben is never heard after 3 s")
+        #expect(tonePower(ana, in: c.output.audio(from: 0.6, to: 1.4)) < reference / 100, "Ana is muted 0.5-1.5 s")
+        #expect(tonePower(ana, in: c.output.audio(from: 3.1, to: 7.9)) > reference / 10)
+        #expect(c.output.frames.count == 8 * 30)
+        let timeline = try String(contentsOf: c.root.appendingPathComponent("out/timeline.json"), encoding: .utf8)
+        #expect(timeline.contains("\"edits\""), "timeline.json says what was edited")
     }
 
     @Test func segmentsKeyframesDurationAndSync() throws {

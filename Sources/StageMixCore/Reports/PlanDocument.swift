@@ -24,8 +24,8 @@ public struct PlanDocument: Sendable, Codable {
 extension PlanDocument {
     /// Timeline, plan and billing of a capture under a layout: everything `stagemix plan` shows.
     public init(capture: Capture, layout: Layout, pauseGraceMs: Int = StageTimeline.defaultPauseGraceMs,
-                tiers: BillingTiers = .agora, prices: PriceTable? = nil) throws(BillingError) {
-        let timeline = StageTimeline(capture: capture, pauseGraceMs: pauseGraceMs)
+                tiers: BillingTiers = .agora, prices: PriceTable? = nil, edits: SessionEdits = .none) throws(BillingError) {
+        let timeline = StageTimeline(capture: capture, pauseGraceMs: pauseGraceMs, edits: edits)
         let plan = CompositionPlan(capture: capture, timeline: timeline, layout: layout)
         let billing = try BillingReport(plan: plan, tiers: tiers, prices: prices)
         self.init(timeline: timeline, plan: plan, billing: billing,

@@ -7,11 +7,15 @@ public struct StageTimeline: Sendable, Hashable, Codable {
     /// Contiguous, non-overlapping, covering `[0, durationMs)`; adjacent segments always differ.
     public var segments: [StageSegment]
     public var invitations: [Invitation]
+    /// What was edited after the session (left-out participants, muted stretches); nil when nothing was.
+    public var edits: SessionEdits?
 
     /// How long a paused stream holds its last frame before the placeholder.
     public static let defaultPauseGraceMs = 3_000
 
-    public init(capture: Capture, pauseGraceMs: Int = StageTimeline.defaultPauseGraceMs) {
+    /// `edits` take participants off the stage and mute microphones where they say, as if it had
+    /// happened in the session: the layout reflows and billing follows.
+    public init(capture: Capture, pauseGraceMs: Int = StageTimeline.defaultPauseGraceMs, edits: SessionEdits = .none) {
         // A grace longer than the longest session holds a frame to the end, as any longer one would;
         // clamping keeps `pausedAt + grace` far from overflow.
         let pauseGraceMs = min(max(pauseGraceMs, 0), CaptureLimits.maxSessionMs)
@@ -23,6 +27,7 @@ public struct StageTimeline: Sendable, Hashable, Codable {
         // Pauses start in event order, so their grace deadlines come due in the same order.
         var nextPause = 0
         var nowMs = 0
+        var editBoundaries = edits.boundaries[...]
 
         while nowMs < endMs {
             while let event = pending.first, event.atMs <= nowMs {
@@ -33,8 +38,9 @@ public struct StageTimeline: Sendable, Hashable, Codable {
             while nextPause < state.pauseStarts.count, state.pauseStarts[nextPause] + pauseGraceMs <= nowMs { nextPause += 1 }
             let nextEvent = pending.first?.atMs ?? endMs
             let nextDeadline = nextPause < state.pauseStarts.count ? state.pauseStarts[nextPause] + pauseGraceMs : endMs
-            let nextMs = min(nextEvent, nextDeadline, endMs)
-            let onStage = state.onStage(atMs: nowMs, pauseGraceMs: pauseGraceMs)
+            while let b = editBoundaries.first, b <= nowMs { editBoundaries = editBoundaries.dropFirst() }
+            let nextMs = min(nextEvent, nextDeadline, editBoundaries.first ?? endMs, endMs)
+            let onStage = edits.applied(to: state.onStage(atMs: nowMs, pauseGraceMs: pauseGraceMs), atMs: nowMs)
             if let last = segments.last, last.onStage == onStage {
                 segments[segments.count - 1].endMs = nextMs
             } else {
@@ -52,6 +58,7 @@ public struct StageTimeline: Sendable, Hashable, Codable {
         self.pauseGraceMs = pauseGraceMs
         self.segments = segments
         self.invitations = ledger.invitations
+        self.edits = edits.isEmpty ? nil : edits
     }
 
     /// The segment covering `atMs`, if within the session.

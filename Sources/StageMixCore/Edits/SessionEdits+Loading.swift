@@ -1,0 +1,106 @@
+import Foundation
+import StageMixJSON
+
+/// An edit file that cannot be read or breaks a rule; each problem names the file and JSON path.
+public struct EditsError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var description: String
+    public var problems: [CaptureProblem]
+
+    init(_ description: String, problems: [CaptureProblem] = []) {
+        self.description = description
+        self.problems = problems
+    }
+
+    init(problems: [CaptureProblem]) {
+        self.init(problems.map(\.description).joined(separator: "\n"), problems: problems)
+    }
+}
+
+extension SessionEdits {
+    /// At most this many exclusions, spans per exclusion, and mutes in one file.
+    public static let maxEntries = 1_000
+
+    /// Reads an edit file strictly (docs/edits.md): unknown members, a participant the capture does
+    /// not have, a time outside 0...24 h or a span that does not move forward are each a problem at
+    /// its JSON path. Times are seconds of session time.
+    public static func load(contentsOf url: URL, capture: Capture) throws(EditsError) -> SessionEdits {
+        let root: JSONValue
+        do {
+            root = try BillingTableFile.root(of: url)
+        } catch {
+            throw EditsError(error.description, problems: error.problems)
+        }
+        return try parse(root, file: BillingTableFile.name(of: url), participants: Set(capture.participants.map(\.id)))
+    }
+
+    static func parse(_ root: JSONValue, file: String, participants: Set<String>) throws(EditsError) -> SessionEdits {
+        var walker = ManifestWalker(file: file)
+        let path = JSONPath.root
+        guard let document = walker.object(root, at: path, expected: "an object {\"exclude\": [...], \"mute\": [...]}") else {
+            throw EditsError(problems: walker.problems)
+        }
+        walker.rejectUnknown(document, allowed: ["exclude", "mute"], at: path)
+        let participantExpected = "the id of a participant of the capture"
+        func participant(_ object: JSONObject, at itemPath: JSONPath, required: Bool) -> String? {
+            guard let id = walker.field(object, "participant", at: itemPath, required: required,
+                                        expected: participantExpected, JSONConvert.nonEmptyString) else { return nil }
+            guard participants.contains(id) else {
+                walker.problem(itemPath.key("participant"), expected: participantExpected, found: "\"\(id)\"")
+                return nil
+            }
+            return id
+        }
+        func span(_ object: JSONObject, at itemPath: JSONPath) -> Span? {
+            let expected = "seconds of session time from 0 to \(CaptureLimits.maxSessionMs / 1000)"
+            let from = walker.field(object, "from", at: itemPath, expected: expected, Self.milliseconds)
+            let to = walker.field(object, "to", at: itemPath, expected: expected, Self.milliseconds)
+            guard let from, let to else { return nil }
+            guard to > from else {
+                walker.problem(itemPath.key("to"), expected: "a time after \"from\" (\(Double(from) / 1000) s)", found: "\(Double(to) / 1000) s")
+                return nil
+            }
+            return Span(fromMs: from, toMs: to)
+        }
+
+        var edits = SessionEdits()
+        if document["exclude"] != nil {
+            for (i, element) in (walker.array(document, "exclude", at: path, of: "exclusions", limit: maxEntries) ?? []).enumerated() {
+                let itemPath = path.key("exclude").index(i)
+                guard let object = walker.object(element, at: itemPath, expected: "an object {\"participant\": ..., \"ranges\": [...]}") else { continue }
+                walker.rejectUnknown(object, allowed: ["participant", "ranges"], at: itemPath)
+                let id = participant(object, at: itemPath, required: true)
+                var spans: [Span]?
+                if object["ranges"] != nil {
+                    let ranges = walker.array(object, "ranges", at: itemPath, of: "ranges", limit: maxEntries) ?? []
+                    spans = ranges.enumerated().compactMap { k, range in
+                        let rangePath = itemPath.key("ranges").index(k)
+                        guard let r = walker.object(range, at: rangePath, expected: "an object {\"from\": SECONDS, \"to\": SECONDS}") else { return nil }
+                        walker.rejectUnknown(r, allowed: ["from", "to"], at: rangePath)
+                        return span(r, at: rangePath)
+                    }
+                }
+                if let id { edits.exclude.append(Exclusion(participantId: id, spans: spans)) }
+            }
+        }
+        if document["mute"] != nil {
+            for (i, element) in (walker.array(document, "mute", at: path, of: "mutes", limit: maxEntries) ?? []).enumerated() {
+                let itemPath = path.key("mute").index(i)
+                guard let object = walker.object(element, at: itemPath, expected: "an object {\"participant\": ..., \"from\": SECONDS, \"to\": SECONDS}") else { continue }
+                walker.rejectUnknown(object, allowed: ["participant", "from", "to"], at: itemPath)
+                let id = participant(object, at: itemPath, required: false)
+                let hadParticipant = object["participant"] != nil
+                if let s = span(object, at: itemPath), id != nil || !hadParticipant {
+                    edits.mute.append(Mute(participantId: id, span: s))
+                }
+            }
+        }
+        guard walker.problems.isEmpty else { throw EditsError(problems: walker.problems) }
+        return edits
+    }
+
+    /// Seconds (a number) as whole milliseconds within a session's longest length.
+    static func milliseconds(_ value: JSONValue) -> Int? {
+        guard case .number(let n) = value, n.value.isFinite, n.value >= 0, n.value * 1000 <= Double(CaptureLimits.maxSessionMs) else { return nil }
+        return Int((n.value * 1000).rounded())
+    }
+}
