@@ -25,7 +25,30 @@ struct SessionEditsTests {
         #expect(Self.problems(#"{"mute": [{"from": 5, "to": 5}]}"#) == [#"$.mute[0].to: a time after "from" (5.0 s)"#])
         #expect(Self.problems(#"{"mute": [{"from": -1, "to": 1e300}]}"#).count == 2)
         #expect(Self.problems(#"{"cut": []}"#).first?.hasPrefix("$.cut:") == true)
+        #expect(Self.problems(#"{"exclude": [{"participant": "ben", "ranges": []}]}"#).first?.hasPrefix("$.exclude[0].ranges: at least one range") == true,
+                "an empty list would leave nobody out")
         #expect(Self.problems(#"[]"#) == [#"$: an object {"exclude": [...], "mute": [...]}"#])
+    }
+
+    /// A camera paused while its owner was left out holds a frame taken then: when they come back
+    /// it shows the placeholder, not that frame. Paused before the exclusion, it holds as usual.
+    @Test func aFrameHeldFromInsideAnExclusionIsNotShown() {
+        var c = TestCapture()
+        c.person("ana")
+        c.person("ben")
+        c.onStage("ana", at: 0)
+        c.onStage("ben", at: 0)
+        c.at(39_000, .streamState(trackId: "ben-cam", state: .paused))
+        c.at(50_000, .streamState(trackId: "ana-cam", state: .paused))
+        let edits = SessionEdits(exclude: [.init(participantId: "ben", spans: [.init(fromMs: 20_000, toMs: 40_000)]),
+                                           .init(participantId: "ana", spans: [.init(fromMs: 51_000, toMs: 52_000)])])
+        let timeline = c.timeline(endingAt: 60_000, graceMs: 5_000)
+        #expect(timeline.subscribed(at: 40_500)["ben-cam"] == .pausedHolding, "unedited: the frame from 39 s is held")
+        let edited = StageTimeline(capture: c.capture(endingAt: 60_000), pauseGraceMs: 5_000, edits: edits)
+        #expect(edited.subscribed(at: 40_500)["ben-cam"] == .paused)
+        // Ana paused at 50 s, before any exclusion of hers: her frame is held as usual.
+        #expect(edited.subscribed(at: 50_500)["ana-cam"] == .pausedHolding)
+        #expect(edited.onStage(at: 51_500) == ["ben"])
     }
 
     @Test func leftOutParticipantsLeaveTheStageAndTheBilling() throws {

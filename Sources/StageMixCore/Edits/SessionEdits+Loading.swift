@@ -72,6 +72,11 @@ extension SessionEdits {
                 var spans: [Span]?
                 if object["ranges"] != nil {
                     let ranges = walker.array(object, "ranges", at: itemPath, of: "ranges", limit: maxEntries) ?? []
+                    // An empty list would leave nobody out: for withdrawn consent, a mistake to report.
+                    if ranges.isEmpty, object["ranges"].flatMap(JSONConvert.array) != nil {
+                        walker.problem(itemPath.key("ranges"), expected: "at least one range (leave \"ranges\" out for the whole session)",
+                                       found: "an empty array")
+                    }
                     spans = ranges.enumerated().compactMap { k, range in
                         let rangePath = itemPath.key("ranges").index(k)
                         guard let r = walker.object(range, at: rangePath, expected: "an object {\"from\": SECONDS, \"to\": SECONDS}") else { return nil }

@@ -50,30 +50,84 @@ public struct SessionEdits: Sendable, Hashable, Codable {
         exclude.contains { $0.participantId == participantId && ($0.spans?.contains { $0.contains(ms) } ?? true) }
     }
 
-    /// Are `participantId`'s microphones muted at `ms`?
-    func mutes(_ participantId: String, atMs ms: Int) -> Bool {
-        mute.contains { ($0.participantId == nil || $0.participantId == participantId) && $0.span.contains(ms) }
-    }
-
     /// Every instant an edit starts or ends, ascending: where the stage may change.
     var boundaries: [Int] {
         let spans = exclude.flatMap { $0.spans ?? [] } + mute.map(\.span)
         return Array(Set(spans.flatMap { [$0.fromMs, $0.toMs] })).sorted()
     }
+}
 
-    /// `stage` at `ms` with the edits applied: the left-out participants removed, muted microphones muted.
-    func applied(to stage: [OnStageParticipant], atMs ms: Int) -> [OnStageParticipant] {
+/// The edits arranged for the timeline's loop: each participant's exclusions and mutes sorted by
+/// start, looked up by binary search, so applying them costs a logarithm per person per step however
+/// long the edit file is.
+struct SessionEditIndex {
+    private var excludedAlways: Set<String> = []
+    private var excluded: [String: [SessionEdits.Span]] = [:]
+    private var muted: [String: [SessionEdits.Span]] = [:]
+    private var mutedForAll: [SessionEdits.Span] = []
+    let isEmpty: Bool
+
+    init(_ edits: SessionEdits) {
+        isEmpty = edits.isEmpty
+        for e in edits.exclude {
+            if let spans = e.spans { excluded[e.participantId, default: []] += spans } else { excludedAlways.insert(e.participantId) }
+        }
+        for m in edits.mute {
+            if let id = m.participantId { muted[id, default: []].append(m.span) } else { mutedForAll.append(m.span) }
+        }
+        excluded = excluded.mapValues(Self.merged)
+        muted = muted.mapValues(Self.merged)
+        mutedForAll = Self.merged(mutedForAll)
+    }
+
+    /// Sorted, overlapping and touching spans joined: disjoint, so one binary search answers.
+    private static func merged(_ spans: [SessionEdits.Span]) -> [SessionEdits.Span] {
+        var out: [SessionEdits.Span] = []
+        for span in spans.sorted(by: { $0.fromMs < $1.fromMs }) {
+            if let last = out.last, span.fromMs <= last.toMs { out[out.count - 1].toMs = max(last.toMs, span.toMs) } else { out.append(span) }
+        }
+        return out
+    }
+
+    /// Does any of the disjoint, sorted `spans` overlap `[from, to]`?
+    private static func overlaps(_ spans: [SessionEdits.Span], from: Int, to: Int) -> Bool {
+        // The first span ending after `from`.
+        var low = 0, high = spans.count
+        while low < high {
+            let mid = (low + high) / 2
+            if spans[mid].toMs <= from { low = mid + 1 } else { high = mid }
+        }
+        return low < spans.count && spans[low].fromMs <= to
+    }
+
+    func excludes(_ id: String, atMs ms: Int) -> Bool {
+        excludedAlways.contains(id) || Self.overlaps(excluded[id] ?? [], from: ms, to: ms)
+    }
+
+    func mutes(_ id: String, atMs ms: Int) -> Bool {
+        Self.overlaps(mutedForAll, from: ms, to: ms) || Self.overlaps(muted[id] ?? [], from: ms, to: ms)
+    }
+
+    /// `stage` at `ms` with the edits applied: left-out participants removed, muted microphones muted,
+    /// and a held frame dropped (the placeholder instead) when the pause began while its owner was
+    /// left out: that frame was taken then, and must not be shown. `pausedAtMs` gives a track's pause start.
+    func applied(to stage: [OnStageParticipant], atMs ms: Int, pausedAtMs: (String) -> Int?) -> [OnStageParticipant] {
         guard !isEmpty else { return stage }
         return stage.compactMap { person in
-            if excludes(person.participantId, atMs: ms) { return nil }
-            guard mutes(person.participantId, atMs: ms) else { return person }
-            var muted = person
-            muted.tracks = person.tracks.map { track in
+            let id = person.participantId
+            if excludes(id, atMs: ms) { return nil }
+            let mute = mutes(id, atMs: ms)
+            var edited = person
+            edited.tracks = person.tracks.map { track in
                 var t = track
-                if t.kind == .audio { t.flow = .muted }
+                if mute, t.source == .microphone { t.flow = .muted }
+                if t.flow == .pausedHolding, let paused = pausedAtMs(t.trackId),
+                   Self.overlaps(excluded[id] ?? [], from: paused, to: ms) {
+                    t.flow = .paused
+                }
                 return t
             }
-            return muted
+            return edited
         }
     }
 }

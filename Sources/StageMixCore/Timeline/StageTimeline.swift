@@ -28,6 +28,7 @@ public struct StageTimeline: Sendable, Hashable, Codable {
         var nextPause = 0
         var nowMs = 0
         var editBoundaries = edits.boundaries[...]
+        let editIndex = SessionEditIndex(edits)
 
         while nowMs < endMs {
             while let event = pending.first, event.atMs <= nowMs {
@@ -40,7 +41,9 @@ public struct StageTimeline: Sendable, Hashable, Codable {
             let nextDeadline = nextPause < state.pauseStarts.count ? state.pauseStarts[nextPause] + pauseGraceMs : endMs
             while let b = editBoundaries.first, b <= nowMs { editBoundaries = editBoundaries.dropFirst() }
             let nextMs = min(nextEvent, nextDeadline, editBoundaries.first ?? endMs, endMs)
-            let onStage = edits.applied(to: state.onStage(atMs: nowMs, pauseGraceMs: pauseGraceMs), atMs: nowMs)
+            let onStage = editIndex.applied(to: state.onStage(atMs: nowMs, pauseGraceMs: pauseGraceMs), atMs: nowMs) {
+                state.tracks[$0]?.pausedAtMs
+            }
             if let last = segments.last, last.onStage == onStage {
                 segments[segments.count - 1].endMs = nextMs
             } else {
