@@ -19,6 +19,17 @@ struct StageEventTests {
         ])
     }
 
+    /// Omar left out 0-10 s by an edit: neither his invitation's acceptance at 4 s nor his join is
+    /// marked; he comes on stage at 10 s.
+    @Test func someoneLeftOutIsNotNamed() throws {
+        let capture = try CaptureReader.read(directory: CaptureSchemaTests.repository.appendingPathComponent("Samples/panel"))
+        let edits = SessionEdits(exclude: [.init(participantId: "p-omar", spans: [.init(fromMs: 0, toMs: 10_000)])])
+        let timeline = StageTimeline(capture: capture, edits: edits)
+        #expect(StageEvent.of(timeline).map { "\($0.atMs) \($0.kind.rawValue) \($0.participantId)" } == [
+            "0 joined-stage p-maya", "10000 joined-stage p-omar", "27000 left-stage p-omar",
+        ])
+    }
+
     @Test func screenSharesStartAndStop() throws {
         #expect(try Self.events("screenshare") == [
             "0 joined-stage p-maya", "0 joined-stage p-ben", "5000 screen-share-started p-maya", "15000 screen-share-stopped p-maya",

@@ -11,7 +11,6 @@ public struct SessionEdits: Sendable, Hashable, Codable {
             self.fromMs = fromMs
             self.toMs = toMs
         }
-        func contains(_ ms: Int) -> Bool { fromMs <= ms && ms < toMs }
     }
 
     /// A participant left out; `spans` nil for the whole session.
@@ -44,11 +43,6 @@ public struct SessionEdits: Sendable, Hashable, Codable {
 
     public static let none = SessionEdits()
     public var isEmpty: Bool { exclude.isEmpty && mute.isEmpty }
-
-    /// Is `participantId` left out at `ms`?
-    func excludes(_ participantId: String, atMs ms: Int) -> Bool {
-        exclude.contains { $0.participantId == participantId && ($0.spans?.contains { $0.contains(ms) } ?? true) }
-    }
 
     /// Every instant an edit starts or ends, ascending: where the stage may change.
     var boundaries: [Int] {

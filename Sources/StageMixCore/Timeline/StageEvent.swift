@@ -75,10 +75,11 @@ public struct StageEvent: Sendable, Hashable, Codable {
             before = now
             beforeInOrder = segment.onStage
         }
+        let edits = SessionEditIndex(timeline.edits ?? .none)
         for invitation in timeline.invitations where invitation.outcome == .accepted {
             guard let at = invitation.resolvedAtMs, (0..<timeline.durationMs).contains(at) else { continue }
             // Someone left out by an edit is not named in the stream at that time either.
-            if timeline.edits?.excludes(invitation.receiverId, atMs: at) == true { continue }
+            if edits.excludes(invitation.receiverId, atMs: at) { continue }
             events.append(StageEvent(atMs: at, kind: .invitationAccepted, participantId: invitation.receiverId,
                                      name: names[invitation.receiverId] ?? invitation.receiverId))
         }

@@ -67,13 +67,9 @@ public final class JPEGWriter: @unchecked Sendable {
     /// The JPEG bytes of `canvas` at this writer's size.
     public func encode(_ canvas: CanvasFrame) throws(MediaError) -> Data {
         _ = try ffCheck(av_frame_make_writable(picture), .outOfMemory, "JPEG picture")
-        let src = canvas.pointer
-        let srcData: [UnsafePointer<UInt8>?] = [UnsafePointer(src.pointee.data.0), UnsafePointer(src.pointee.data.1),
-                                                 UnsafePointer(src.pointee.data.2), nil]
-        let srcStrides: [Int32] = [src.pointee.linesize.0, src.pointee.linesize.1, src.pointee.linesize.2, 0]
-        let dstData: [UnsafeMutablePointer<UInt8>?] = [picture.pointee.data.0, picture.pointee.data.1, picture.pointee.data.2, nil]
-        let dstStrides: [Int32] = [picture.pointee.linesize.0, picture.pointee.linesize.1, picture.pointee.linesize.2, 0]
-        _ = try ffCheck(sws_scale(sws, srcData, srcStrides, 0, src.pointee.height, dstData, dstStrides), .invalidArgument,
+        let src = try Scaler.planePointers(canvas.pointer, origin: Rect(x: 0, y: 0, width: canvas.width, height: canvas.height))
+        let dst = try Scaler.planePointers(picture, origin: Rect(x: 0, y: 0, width: width, height: height))
+        _ = try ffCheck(sws_scale(sws, src.data.map { UnsafePointer($0) }, src.strides, 0, Int32(canvas.height), dst.data, dst.strides), .invalidArgument,
                         "canvas -> \(width)x\(height) JPEG picture")
         _ = try ffCheck(avcodec_send_frame(context.pointer, picture), .encodeFailed, "JPEG encode")
         _ = try ffCheck(avcodec_receive_packet(context.pointer, packet), .encodeFailed, "JPEG encode")

@@ -38,13 +38,9 @@ public final class CanvasResizer: @unchecked Sendable {
         }
         // An encoder may still hold the last picture: write into a buffer of our own.
         try output.makeWritable()
-        let src = canvas.pointer, dst = output.pointer
-        let srcData: [UnsafePointer<UInt8>?] = [UnsafePointer(src.pointee.data.0), UnsafePointer(src.pointee.data.1),
-                                                 UnsafePointer(src.pointee.data.2), nil]
-        let srcStrides: [Int32] = [src.pointee.linesize.0, src.pointee.linesize.1, src.pointee.linesize.2, 0]
-        let dstData: [UnsafeMutablePointer<UInt8>?] = [dst.pointee.data.0, dst.pointee.data.1, dst.pointee.data.2, nil]
-        let dstStrides: [Int32] = [dst.pointee.linesize.0, dst.pointee.linesize.1, dst.pointee.linesize.2, 0]
-        _ = try ffCheck(sws_scale(sws, srcData, srcStrides, 0, Int32(sourceHeight), dstData, dstStrides), .invalidArgument,
+        let src = try Scaler.planePointers(canvas.pointer, origin: Rect(x: 0, y: 0, width: sourceWidth, height: sourceHeight))
+        let dst = try Scaler.planePointers(output.pointer, origin: Rect(x: 0, y: 0, width: output.width, height: output.height))
+        _ = try ffCheck(sws_scale(sws, src.data.map { UnsafePointer($0) }, src.strides, 0, Int32(sourceHeight), dst.data, dst.strides), .invalidArgument,
                         "canvas \(sourceWidth)x\(sourceHeight) -> \(output.width)x\(output.height)")
         return output
     }

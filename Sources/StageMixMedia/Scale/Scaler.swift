@@ -144,7 +144,7 @@ public final class Scaler: @unchecked Sendable {
 
     /// Plane pointers of `frame` advanced to `origin`, using the pixel format's
     /// per-plane byte step and chroma subsampling, so swscale reads/writes in place.
-    private static func planePointers(_ frame: UnsafeMutablePointer<AVFrame>, origin: Rect) throws(MediaError)
+    static func planePointers(_ frame: UnsafeMutablePointer<AVFrame>, origin: Rect) throws(MediaError)
         -> (data: [UnsafeMutablePointer<UInt8>?], strides: [Int32]) {
         let format = AVPixelFormat(rawValue: frame.pointee.format)
         guard let desc = av_pix_fmt_desc_get(format) else {
