@@ -31,7 +31,7 @@ public struct PlanOptions: ParsableArguments {
     @Option(help: "Name of a tier for aggregates above the highest (default: such a session is an error).")
     public var overflowTier: String?
 
-    @Option(help: "Edit file JSON (docs/edits.md): participants left out ({\"exclude\": [{\"participant\": ID, \"ranges\": [{\"from\": S, \"to\": S}]}]}) and microphones muted ({\"mute\": [...]}).")
+    @Option(help: "Edit file JSON (docs/edits.md): participants left out ({\"exclude\": [{\"participant\": ID, \"ranges\": [{\"from\": S, \"to\": S}]}]}), microphones muted ({\"mute\": [...]}), time taken out ({\"trim\": {\"start\": S, \"end\": S}, \"cut\": [{\"from\": S, \"to\": S}]}). Times are session seconds.")
     public var edits: String?
 
     public init() {}

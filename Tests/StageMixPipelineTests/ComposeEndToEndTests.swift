@@ -101,8 +101,9 @@ struct ComposeEndToEndTests {
         // The moving marker is where the session clock says it is: video timing is right.
         for tile in interval.tiles where tile.show != .placeholder {
             let layer = try #require(tile.layer)
-            // A held frame is the last one before the pause.
-            let markerMs = tile.show == .heldFrame ? Double(c.pausedAtMs[tile.trackId ?? ""] ?? 0) - 33 : t * 1000
+            // A held frame is the last one before the pause; after a cut the session is read later than t.
+            let markerMs = tile.show == .heldFrame ? Double(c.pausedAtMs[tile.trackId ?? ""] ?? 0) - 33
+                : t * 1000 + Double(interval.sessionOffsetMs ?? 0)
             let shown = FitGeometry.fit(content: CanvasSize(width: layer.width, height: layer.height), into: tile.rect, mode: tile.fit)
             let m = TestPattern.marker(width: layer.width, height: layer.height, atMs: markerMs)
             let sx = Double(shown.destination.width) / Double(layer.width), sy = Double(shown.destination.height) / Double(layer.height)
@@ -176,6 +177,39 @@ struct ComposeEndToEndTests {
         #expect(c.output.frames.count == 8 * 30)
         let timeline = try String(contentsOf: c.root.appendingPathComponent("out/timeline.json"), encoding: .utf8)
         #expect(timeline.contains("\"edits\""), "timeline.json says what was edited")
+    }
+
+    /// `trim` and `cut`: session 1-3 s cut and everything after 7.5 s trimmed leave 5.5 s of output,
+    /// session 0-1 s then 3-7.5 s. Ben, pinned at 2 s (in the cut), is on stage from 1 s of the
+    /// output; each tile's marker shows the session's time, not the output's; Ana's microphone muted
+    /// at 4-5 s of the session is silent at 2-3 s of the output; billing and the stream's events count
+    /// the output's time.
+    @Test func cutTimeIsGoneAndWhatIsKeptPlaysAsRecorded() throws {
+        let edits = SessionEdits(mute: [.init(participantId: "p-ana", span: .init(fromMs: 4_000, toMs: 5_000))],
+                                 trim: .init(endMs: 7_500), cut: [.init(fromMs: 1_000, toMs: 3_000)])
+        let c = try Self.compose(codec: .vp8, edits: edits)
+        defer { c.cleanup() }
+        #expect(c.output.frames.count == 165, "5.5 s at 30 fps: the session less exactly what was taken out")
+        #expect(abs(Double(c.output.audio.count) / 48_000 - 5.5) < 1.0 / 30)
+        #expect(c.output.segments.map(\.duration) == [2, 2, 1.5])
+        #expect(c.plan.interval(atMs: 1_000)?.tiles.map(\.participantId) == ["p-ana", "p-ben"])
+        #expect(c.plan.interval(atMs: 1_000)?.sessionOffsetMs == 2_000)
+        // Session 0.5, 3.5, 5.5 (Ana's camera muted) and 7.2 s.
+        for t in [0.5, 1.5, 3.5, 5.2] { try Self.checkTiles(c, at: t) }
+        let ana = c.tones["p-ana"]!, ben = c.tones["p-ben"]!
+        let reference = tonePower(ana, in: c.output.audio(from: 1.1, to: 1.9))
+        #expect(reference > 1e-3)
+        #expect(tonePower(ben, in: c.output.audio(from: 0.1, to: 0.9)) < reference / 100, "Ben is not on stage before the cut")
+        #expect(tonePower(ben, in: c.output.audio(from: 1.1, to: 1.9)) > reference / 10, "Ben is heard right after it")
+        #expect(tonePower(ana, in: c.output.audio(from: 2.1, to: 2.9)) < reference / 100, "Ana's mute follows the session's clock")
+        #expect(tonePower(ana, in: c.output.audio(from: 3.1, to: 3.9)) > reference / 10)
+        let billing = try String(contentsOf: c.root.appendingPathComponent("out/billing.json"), encoding: .utf8)
+        #expect(billing.contains("\"durationMs\" : 5500"), "billing counts the output")
+        // Ben's join is marked where the output resumes, on the output's clock (18:00:01).
+        #expect(c.output.playlist.contains("X-EVENT=\"joined-stage\"") && c.output.playlist.contains("START-DATE=\"2026-11-20T18:00:01.000Z\""),
+                "\(c.output.playlist)")
+        let timeline = try String(contentsOf: c.root.appendingPathComponent("out/timeline.json"), encoding: .utf8)
+        #expect(timeline.contains("\"cut\"") && timeline.contains("\"output\""), "timeline.json says what was taken out and where the rest went")
     }
 
     @Test func segmentsKeyframesDurationAndSync() throws {

@@ -30,16 +30,19 @@ extension SessionEdits {
         } catch {
             throw EditsError(error.description, problems: error.problems)
         }
-        return try parse(root, file: BillingTableFile.name(of: url), participants: Set(capture.participants.map(\.id)))
+        return try parse(root, file: BillingTableFile.name(of: url), participants: Set(capture.participants.map(\.id)),
+                         sessionDurationMs: capture.durationMs)
     }
 
-    static func parse(_ root: JSONValue, file: String, participants: Set<String>) throws(EditsError) -> SessionEdits {
+    /// `sessionDurationMs`, when given, is checked against trim and cut: the output must keep something.
+    static func parse(_ root: JSONValue, file: String, participants: Set<String>,
+                      sessionDurationMs: Int? = nil) throws(EditsError) -> SessionEdits {
         var walker = ManifestWalker(file: file)
         let path = JSONPath.root
-        guard let document = walker.object(root, at: path, expected: "an object {\"exclude\": [...], \"mute\": [...]}") else {
+        guard let document = walker.object(root, at: path, expected: "an object {\"exclude\": [...], \"mute\": [...], \"trim\": {...}, \"cut\": [...]}") else {
             throw EditsError(problems: walker.problems)
         }
-        walker.rejectUnknown(document, allowed: ["exclude", "mute"], at: path)
+        walker.rejectUnknown(document, allowed: ["exclude", "mute", "trim", "cut"], at: path)
         let participantExpected = "the id of a participant of the capture"
         func participant(_ object: JSONObject, at itemPath: JSONPath, required: Bool) -> String? {
             guard let id = walker.field(object, "participant", at: itemPath, required: required,
@@ -98,6 +101,39 @@ extension SessionEdits {
                     edits.mute.append(Mute(participantId: id, span: s))
                 }
             }
+        }
+        if document["trim"] != nil {
+            let trimPath = path.key("trim")
+            if let object = walker.object(document["trim"]!, at: trimPath, expected: "an object {\"start\": SECONDS, \"end\": SECONDS}") {
+                walker.rejectUnknown(object, allowed: ["start", "end"], at: trimPath)
+                let expected = "seconds of session time from 0 to \(CaptureLimits.maxSessionMs / 1000)"
+                let start = walker.field(object, "start", at: trimPath, required: false, expected: expected, Self.milliseconds)
+                let end = walker.field(object, "end", at: trimPath, required: false, expected: expected, Self.milliseconds)
+                if object["start"] == nil, object["end"] == nil {
+                    walker.problem(trimPath, expected: "\"start\", \"end\" or both", found: "neither")
+                } else if let start, let end, end <= start {
+                    walker.problem(trimPath.key("end"), expected: "a time after \"start\" (\(Double(start) / 1000) s)", found: "\(Double(end) / 1000) s")
+                } else if let start, let duration = sessionDurationMs, start >= duration {
+                    walker.problem(trimPath.key("start"), expected: "a time before the session's end (\(Double(duration) / 1000) s)",
+                                   found: "\(Double(start) / 1000) s")
+                } else if start != nil || end != nil {
+                    edits.trim = Trim(startMs: start, endMs: end)
+                }
+            }
+        }
+        if document["cut"] != nil {
+            for (i, element) in (walker.array(document, "cut", at: path, of: "cuts", limit: maxEntries) ?? []).enumerated() {
+                let itemPath = path.key("cut").index(i)
+                guard let object = walker.object(element, at: itemPath, expected: "an object {\"from\": SECONDS, \"to\": SECONDS}") else { continue }
+                walker.rejectUnknown(object, allowed: ["from", "to"], at: itemPath)
+                if let s = span(object, at: itemPath) { edits.cut.append(s) }
+            }
+        }
+        // Nothing left to compose is a mistake in the file, not an empty video.
+        if walker.problems.isEmpty, let duration = sessionDurationMs, duration > 0, edits.removesTime,
+           OutputClock(edits: edits, sessionDurationMs: duration).durationMs == 0 {
+            walker.problem(path.key(edits.cut.isEmpty ? "trim" : "cut"), expected: "edits that keep some of the session (\(Double(duration) / 1000) s)",
+                           found: "the whole session removed")
         }
         guard walker.problems.isEmpty else { throw EditsError(problems: walker.problems) }
         return edits

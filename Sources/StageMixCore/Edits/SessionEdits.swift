@@ -1,6 +1,8 @@
 /// Edits made after the session (`--edits FILE`, docs/edits.md): participants left out of the
 /// composition, for the whole session or for stretches of it (they are neither seen nor heard, and
 /// the layout reflows as if they had left the stage), and stretches in which microphones are muted.
+/// Time can be taken out too: `trim` keeps only a stretch of the session, `cut` removes ranges; the
+/// output then runs on its own clock (``OutputClock``), the session's kept stretches end to end.
 /// Applied to the stage timeline, so the plan, the billing and the output all follow from it.
 public struct SessionEdits: Sendable, Hashable, Codable {
     /// `[fromMs, toMs)` of session time.
@@ -33,16 +35,71 @@ public struct SessionEdits: Sendable, Hashable, Codable {
         }
     }
 
+    /// The stretch of the session kept: from `startMs` (nil: the start) to `endMs` (nil: the end).
+    public struct Trim: Sendable, Hashable, Codable {
+        public var startMs: Int?
+        public var endMs: Int?
+        public init(startMs: Int? = nil, endMs: Int? = nil) {
+            self.startMs = startMs
+            self.endMs = endMs
+        }
+    }
+
     public var exclude: [Exclusion]
     public var mute: [Mute]
+    public var trim: Trim?
+    /// Ranges of session time removed from the output.
+    public var cut: [Span]
 
-    public init(exclude: [Exclusion] = [], mute: [Mute] = []) {
+    public init(exclude: [Exclusion] = [], mute: [Mute] = [], trim: Trim? = nil, cut: [Span] = []) {
         self.exclude = exclude
         self.mute = mute
+        self.trim = trim
+        self.cut = cut
     }
 
     public static let none = SessionEdits()
-    public var isEmpty: Bool { exclude.isEmpty && mute.isEmpty }
+    public var isEmpty: Bool { exclude.isEmpty && mute.isEmpty && !removesTime }
+    /// Whether the output is shorter than the session: a trim or a cut.
+    public var removesTime: Bool { trim != nil || !cut.isEmpty }
+
+    /// The ranges of a session of `durationMs` that the output leaves out (trim and cuts), within the
+    /// session, sorted, and merged where they overlap or touch.
+    public func removedSpans(sessionDurationMs durationMs: Int) -> [Span] {
+        var removed = cut
+        if let start = trim?.startMs, start > 0 { removed.append(Span(fromMs: 0, toMs: start)) }
+        if let end = trim?.endMs, end < durationMs { removed.append(Span(fromMs: end, toMs: durationMs)) }
+        var merged: [Span] = []
+        for span in removed.sorted(by: { $0.fromMs < $1.fromMs }) {
+            let clipped = Span(fromMs: max(0, span.fromMs), toMs: min(durationMs, span.toMs))
+            guard clipped.toMs > clipped.fromMs else { continue }
+            if let last = merged.last, clipped.fromMs <= last.toMs {
+                merged[merged.count - 1].toMs = max(last.toMs, clipped.toMs)
+            } else {
+                merged.append(clipped)
+            }
+        }
+        return merged
+    }
+
+    private enum CodingKeys: String, CodingKey { case exclude, mute, trim, cut }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        exclude = try c.decodeIfPresent([Exclusion].self, forKey: .exclude) ?? []
+        mute = try c.decodeIfPresent([Mute].self, forKey: .mute) ?? []
+        trim = try c.decodeIfPresent(Trim.self, forKey: .trim)
+        cut = try c.decodeIfPresent([Span].self, forKey: .cut) ?? []
+    }
+
+    /// Trim and cut only when there are any, so a timeline without them reads as it always did.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(exclude, forKey: .exclude)
+        try c.encode(mute, forKey: .mute)
+        try c.encodeIfPresent(trim, forKey: .trim)
+        if !cut.isEmpty { try c.encode(cut, forKey: .cut) }
+    }
 
     /// Every instant an edit starts or ends, ascending: where the stage may change.
     var boundaries: [Int] {

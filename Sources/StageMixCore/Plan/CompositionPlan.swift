@@ -5,6 +5,7 @@ import StageMixLayout
 /// with the simulcast layer each tile subscribes to. Computed from a capture and a layout, before any media.
 public struct CompositionPlan: Sendable, Hashable, Codable {
     public var sessionId: String
+    /// The output's first instant in real time: the session's start, later when a trim removed its beginning.
     public var startedAt: Date
     public var durationMs: Int
     public var layoutName: String
@@ -16,7 +17,8 @@ public struct CompositionPlan: Sendable, Hashable, Codable {
 
     public init(capture: Capture, timeline: StageTimeline, layout: Layout) {
         sessionId = capture.sessionId
-        startedAt = capture.startedAt
+        // The output's first instant: later than the session's start when a trim cut its beginning.
+        startedAt = capture.startedAt.addingTimeInterval(Double(timeline.output?.pieces.first?.sessionFromMs ?? 0) / 1000)
         durationMs = timeline.durationMs
         layoutName = layout.name
         canvas = layout.canvas
@@ -73,7 +75,7 @@ public struct CompositionPlan: Sendable, Hashable, Codable {
             }
         }
         return PlanInterval(startMs: segment.startMs, endMs: segment.endMs,
-                            regions: arrangement.regions, tiles: tiles, audio: audio)
+                            regions: arrangement.regions, tiles: tiles, audio: audio, sessionOffsetMs: segment.sessionOffsetMs)
     }
 
     static func tile(for placed: PlacedTile, participant: OnStageParticipant, tracks: [String: Track]) -> PlannedTile {

@@ -13,6 +13,9 @@ public struct Invitation: Sendable, Hashable, Codable {
     public var resolvedAtMs: Int?
     /// Why it expired, or an answer that came too late.
     public var note: String?
+    /// True when it was answered (or expired) in a stretch that edits removed from the output; its
+    /// times are then where the output resumes. Nil otherwise.
+    public var resolvedInCut: Bool?
 
     /// How long a viewer has to answer.
     public static let answerWindowMs = 60_000

@@ -76,10 +76,11 @@ public struct StageEvent: Sendable, Hashable, Codable {
             beforeInOrder = segment.onStage
         }
         let edits = SessionEditIndex(timeline.edits ?? .none)
-        for invitation in timeline.invitations where invitation.outcome == .accepted {
+        for invitation in timeline.invitations where invitation.outcome == .accepted && invitation.resolvedInCut != true {
             guard let at = invitation.resolvedAtMs, (0..<timeline.durationMs).contains(at) else { continue }
-            // Someone left out by an edit is not named in the stream at that time either.
-            if edits.excludes(invitation.receiverId, atMs: at) { continue }
+            // Someone left out by an edit is not named in the stream at that time either (edits count session time).
+            let sessionAt = timeline.output?.sessionMs(outputMs: at) ?? at
+            if edits.excludes(invitation.receiverId, atMs: sessionAt) { continue }
             events.append(StageEvent(atMs: at, kind: .invitationAccepted, participantId: invitation.receiverId,
                                      name: names[invitation.receiverId] ?? invitation.receiverId))
         }

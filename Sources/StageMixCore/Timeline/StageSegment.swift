@@ -1,12 +1,16 @@
-/// A stretch of session time `[startMs, endMs)` during which the stage does not change.
+/// A stretch `[startMs, endMs)` of the composition's time during which the stage does not change.
+/// That is session time unless edits took time out (trim, cut): then it is output time, and the
+/// session is read `sessionOffsetMs` later.
 public struct StageSegment: Sendable, Hashable, Codable {
     public var startMs: Int
     public var endMs: Int
     /// Everyone on stage (joined, `SEND_AND_RECV`, pinned), in stage order.
     public var onStage: [OnStageParticipant]
+    /// Session time minus output time over this segment; nil where they are the same.
+    public var sessionOffsetMs: Int?
 
-    public init(startMs: Int, endMs: Int, onStage: [OnStageParticipant]) {
-        self.startMs = startMs; self.endMs = endMs; self.onStage = onStage
+    public init(startMs: Int, endMs: Int, onStage: [OnStageParticipant], sessionOffsetMs: Int? = nil) {
+        self.startMs = startMs; self.endMs = endMs; self.onStage = onStage; self.sessionOffsetMs = sessionOffsetMs
     }
 
     public var durationMs: Int { endMs - startMs }

@@ -1,7 +1,11 @@
 /// Who is on stage at every moment of a session, which of their tracks may be subscribed,
-/// and what became of each stage invitation. A pure function of the capture.
+/// and what became of each stage invitation. A pure function of the capture (and the edits).
+///
+/// Times are the composition's: session time, or output time when edits took time out (trim, cut),
+/// with `output` saying which stretches of the session were kept and where they went.
 public struct StageTimeline: Sendable, Hashable, Codable {
     public var sessionId: String
+    /// How long the composition lasts: the session, less what trim and cut removed.
     public var durationMs: Int
     public var pauseGraceMs: Int
     /// Contiguous, non-overlapping, covering `[0, durationMs)`; adjacent segments always differ.
@@ -9,6 +13,8 @@ public struct StageTimeline: Sendable, Hashable, Codable {
     public var invitations: [Invitation]
     /// What was edited after the session (left-out participants, muted stretches); nil when nothing was.
     public var edits: SessionEdits?
+    /// The session's stretches kept and where each went in the output; nil when no time was removed.
+    public var output: OutputClock?
 
     /// How long a paused stream holds its last frame before the placeholder.
     public static let defaultPauseGraceMs = 3_000
@@ -56,12 +62,27 @@ public struct StageTimeline: Sendable, Hashable, Codable {
         }
         ledger.finish(atMs: endMs)
 
+        // Time taken out last: the stage is worked out on the session's own clock (a pause's grace runs
+        // on through a cut), then the kept stretches are laid end to end.
+        let clock = OutputClock(edits: edits, sessionDurationMs: endMs)
         self.sessionId = capture.sessionId
-        self.durationMs = endMs
+        self.durationMs = clock.durationMs
         self.pauseGraceMs = pauseGraceMs
-        self.segments = segments
-        self.invitations = ledger.invitations
+        self.segments = clock.apply(to: segments)
+        self.invitations = clock.isIdentity ? ledger.invitations : ledger.invitations.map { Self.moved($0, by: clock) }
         self.edits = edits.isEmpty ? nil : edits
+        self.output = clock.isIdentity ? nil : clock
+    }
+
+    /// An invitation on the output's clock: an instant that was cut goes to where the output resumes.
+    private static func moved(_ invitation: Invitation, by clock: OutputClock) -> Invitation {
+        var moved = invitation
+        moved.requestedAtMs = clock.outputMs(resumingAt: invitation.requestedAtMs)
+        if let resolved = invitation.resolvedAtMs {
+            moved.resolvedAtMs = clock.outputMs(resumingAt: resolved)
+            if clock.outputMs(sessionMs: resolved) == nil { moved.resolvedInCut = true }
+        }
+        return moved
     }
 
     /// The segment covering `atMs`, if within the session.

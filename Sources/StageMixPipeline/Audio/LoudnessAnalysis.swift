@@ -71,8 +71,9 @@ struct LoudnessAnalysis {
                         meters[source.trackId] = meter
                         let count = end - at
                         for i in 0..<count { scratch[i] = 0 }
+                        let sessionAt = at + (interval.sessionOffsetMs ?? 0) * AudioTrackReader.sampleRate / 1000
                         try scratch.withUnsafeMutableBufferPointer { buffer in
-                            try reader.mix(into: UnsafeMutableBufferPointer(rebasing: buffer[0..<count]), from: at)
+                            try reader.mix(into: UnsafeMutableBufferPointer(rebasing: buffer[0..<count]), from: sessionAt)
                         }
                         meter.add(planar: [Array(scratch[0..<count])])
                         heard.insert(source.trackId)

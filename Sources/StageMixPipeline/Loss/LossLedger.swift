@@ -36,12 +36,13 @@ final class LossLedger {
     func losses(in plan: CompositionPlan) -> [MediaLoss] {
         var pieces: [MediaLoss] = []
         for note in notes {
+            // Notes are on the session's clock, as the readers read; losses are told on the output's.
             for stretch in Self.planned(note.trackId, layer: note.layer, in: plan) {
-                let from = max(note.fromMs, stretch.lowerBound), to = min(note.toMs, stretch.upperBound)
+                let from = max(note.fromMs, stretch.session.lowerBound), to = min(note.toMs, stretch.session.upperBound)
                 guard from < to else { continue }
                 var piece = note
-                piece.fromMs = from
-                piece.toMs = to
+                piece.fromMs = from - stretch.offsetMs
+                piece.toMs = to - stretch.offsetMs
                 pieces.append(piece)
             }
         }
@@ -66,17 +67,22 @@ final class LossLedger {
     }
 
     /// The stretches of session time in which `plan` subscribes `trackId` (at `layer`, for video).
-    static func planned(_ trackId: String, layer: LayerQuality?, in plan: CompositionPlan) -> [Range<Int>] {
-        var stretches: [Range<Int>] = []
+    /// Where the plan reads `trackId` (at `layer`, or its audio when nil): stretches of session time,
+    /// each with the offset from output time it is read at.
+    static func planned(_ trackId: String, layer: LayerQuality?, in plan: CompositionPlan)
+        -> [(session: Range<Int>, offsetMs: Int)] {
+        var stretches: [(session: Range<Int>, offsetMs: Int)] = []
         for interval in plan.intervals {
             let subscribed = layer.map { quality in
                 interval.tiles.contains { $0.trackId == trackId && $0.show == .video && $0.layer?.quality == quality }
             } ?? interval.audio.contains { $0.trackId == trackId && !$0.muted }
             guard subscribed else { continue }
-            if let last = stretches.last, last.upperBound == interval.startMs {
-                stretches[stretches.count - 1] = last.lowerBound..<interval.endMs
+            let offset = interval.sessionOffsetMs ?? 0
+            let session = interval.sessionMs(interval.startMs)..<interval.sessionMs(interval.endMs)
+            if let last = stretches.last, last.offsetMs == offset, last.session.upperBound == session.lowerBound {
+                stretches[stretches.count - 1].session = last.session.lowerBound..<session.upperBound
             } else {
-                stretches.append(interval.startMs..<interval.endMs)
+                stretches.append((session, offset))
             }
         }
         return stretches

@@ -42,10 +42,11 @@ final class CanvasPainter {
     }
     private var states: [ObjectIdentifier: CanvasState] = [:]
 
-    /// Draws `interval` on `canvas` as it looks at session time `t` (seconds), charging decoding and
-    /// painting to `clock`.
+    /// Draws `interval` on `canvas` as it looks at time `t` (seconds of the plan's time: the output's,
+    /// which reads the session `interval.sessionOffsetMs` later), charging decoding and painting to `clock`.
     func paint(_ interval: PlanInterval, background: RGBColor, at t: Double,
                on canvas: CanvasFrame, clock: inout StageClock) throws(MediaError) {
+        let sessionT = t + Double(interval.sessionOffsetMs ?? 0) / 1000
         var state = states[ObjectIdentifier(canvas)] ?? CanvasState()
         defer { states[ObjectIdentifier(canvas)] = state }
         let sameLayout = state.interval == interval
@@ -65,7 +66,9 @@ final class CanvasPainter {
         for tile in interval.tiles {
             let key = Self.key(tile)
             let frame = tile.show == .placeholder ? nil : tile.trackId.flatMap { trackId in
-                tile.layer.flatMap { picture(trackId: trackId, quality: $0.quality, hold: tile.show == .heldFrame, at: t) }
+                tile.layer.flatMap {
+                    picture(trackId: trackId, quality: $0.quality, hold: tile.show == .heldFrame, at: sessionT, outputT: t)
+                }
             }
             clock.charge(.videoDecode)
             defer { clock.charge(.videoCompose) }
@@ -85,7 +88,8 @@ final class CanvasPainter {
         }
     }
 
-    private func picture(trackId: String, quality: LayerQuality, hold: Bool, at t: Double) -> VideoFrame? {
+    /// The picture of `trackId` at session time `t`; stand-ins are logged at output time `outputT`.
+    private func picture(trackId: String, quality: LayerQuality, hold: Bool, at t: Double, outputT: Double) -> VideoFrame? {
         let source: TrackVideoSource
         if let existing = sources[trackId] {
             source = existing
@@ -98,7 +102,7 @@ final class CanvasPainter {
         if hold, let held = source.lastFrame { return held }
         let frame = source.frame(layer: quality, at: t)
         if let shown = source.standingIn {
-            standIns.record(trackId: trackId, planned: quality, shown: shown, atMs: Int((t * 1000).rounded()), frameMs: frameMs)
+            standIns.record(trackId: trackId, planned: quality, shown: shown, atMs: Int((outputT * 1000).rounded()), frameMs: frameMs)
         }
         return frame
     }
