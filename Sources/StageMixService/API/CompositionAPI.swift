@@ -72,7 +72,8 @@ public struct CompositionAPI: Sendable {
             // The tables the request gave inline are files now: name the field, not the file.
             var detail = "\(error)"
             var field = "capture"
-            for (name, path) in [("options.prices", parsed.options.prices), ("options.tiers", parsed.options.tiers)] {
+            for (name, path) in [("options.prices", parsed.options.prices), ("options.tiers", parsed.options.tiers),
+                                 ("options.edits", parsed.options.edits)] {
                 guard let path, detail.contains(path) else { continue }
                 detail = detail.replacingOccurrences(of: path, with: name)
                 field = name

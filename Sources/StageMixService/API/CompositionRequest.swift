@@ -6,7 +6,7 @@ import StageMixOptions
 
 /// The body of `POST /v1/compositions` and `POST /v1/plans`, checked field by field: every error
 /// names its field (`capture`, `options.fps`, ...). `options` takes every compose option under its
-/// JSON name; `prices` and `tiers` are the tables themselves, not file paths.
+/// JSON name; `prices`, `tiers` and `edits` are the documents themselves, not file paths.
 public struct CompositionRequest: Sendable {
     /// As the caller wrote it, relative to a capture root.
     public var capture: String
@@ -26,7 +26,7 @@ public struct CompositionRequest: Sendable {
         "overflowTier": .string, "segmentSeconds": .number, "segmentFormat": .string, "preset": .string,
         "videoBitrate": .string, "crf": .number, "audioBitrate": .string, "encoderThreads": .integer,
         "loudness": .stringOrNumber, "mp4": .boolean, "thumbnails": .number,
-        "renditions": .string,
+        "renditions": .string, "edits": .object,
     ]
     static let topLevelFields: Set<String> = ["capture", "layout", "options", "callbackUrl", "idempotencyKey"]
 
@@ -130,6 +130,8 @@ public struct CompositionRequest: Sendable {
             options.mp4 = b ? true : nil
         case ("prices", _): options.prices = try tables.store(value, field: field, kind: .prices)
         case ("tiers", _): options.tiers = try tables.store(value, field: field, kind: .tiers)
+        // Checked against the capture (its participants and length) where the request is planned.
+        case ("edits", _): options.edits = try tables.store(value, field: field, kind: .edits)
         default: throw Problem.invalid(field, "unknown option")
         }
     }

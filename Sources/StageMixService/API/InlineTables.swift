@@ -2,11 +2,12 @@ import Crypto
 import Foundation
 import StageMixCore
 
-/// Price and tier tables given inline in a request. Each is checked as compose would check the file,
-/// then kept under the output root as `.stagemix-inputs/<sha256>.json` (content-addressed: the same
-/// table is one file, and a file is never changed once written) for the job to read.
+/// Price and tier tables and edit documents given inline in a request. Each is kept under the output
+/// root as `.stagemix-inputs/<sha256>.json` (content-addressed: the same document is one file, and a
+/// file is never changed once written) for the job to read. Tables are checked here as compose would
+/// check the file; edits need the capture, and are checked where the request is planned.
 public struct InlineTables: Sendable {
-    public enum Kind: Sendable { case prices, tiers }
+    public enum Kind: Sendable { case prices, tiers, edits }
     public let directory: URL
 
     public init(outputRoot: String) {
@@ -17,8 +18,10 @@ public struct InlineTables: Sendable {
         guard case .object = value else { throw Problem.invalid(field, "must be an object (the table itself), not \(value.kind)") }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(value), data.count <= 64 << 10 else {
-            throw Problem.invalid(field, "must be at most 64 KiB of JSON")
+        // An edit file may be as large as compose reads (1 MiB, the request's own limit); a table is small.
+        let limit = kind == .edits ? 1 << 20 : 64 << 10
+        guard let data = try? encoder.encode(value), data.count <= limit else {
+            throw Problem.invalid(field, "must be at most \(limit >> 10) KiB of JSON")
         }
         let name = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined() + ".json"
         let url = directory.appendingPathComponent(name)
@@ -36,6 +39,7 @@ public struct InlineTables: Sendable {
             switch kind {
             case .prices: _ = try PriceTable.load(contentsOf: url)
             case .tiers: _ = try BillingTiers.load(contentsOf: url)
+            case .edits: break
             }
         } catch {
             throw Problem.invalid(field, "\(error)".replacingOccurrences(of: url.path, with: field))

@@ -535,8 +535,62 @@ public enum OpenAPIDocument {
             "example": "1920x1080@6000k,1280x720@3000k,640x360@800k",
             "pattern": "^[0-9]{2,4}x[0-9]{2,4}@[0-9.]+[kKmM]?(@[0-9]{1,3})?(,[0-9]{2,4}x[0-9]{2,4}@[0-9.]+[kKmM]?(@[0-9]{1,3})?){0,5}$",
             "description": "An ABR ladder from one composite (WxH@BITRATE[@FPS], comma-separated, at most 6): hls/index.m3u8 becomes a master playlist over one media playlist per rendition and one audio rendition; composed at the largest. Not with videoBitrate or crf."
+          },
+          "edits": {
+            "type": "object",
+            "additionalProperties": false,
+            "description": "Edits after the session, as in an --edits file (docs/edits.md, docs/edits.schema.json): participants left out (exclude), microphones muted (mute), time taken out (trim, cut). Times are seconds of session time; participants are ids of the capture.",
+            "properties": {
+              "exclude": {
+                "type": "array",
+                "maxItems": 1000,
+                "items": {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": ["participant"],
+                  "properties": {
+                    "participant": {"type": "string", "minLength": 1},
+                    "ranges": {"type": "array", "minItems": 1, "maxItems": 1000, "items": {"$ref": "#/components/schemas/EditRange"}}
+                  }
+                }
+              },
+              "mute": {
+                "type": "array",
+                "maxItems": 1000,
+                "items": {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": ["from", "to"],
+                  "properties": {
+                    "participant": {"type": "string", "minLength": 1},
+                    "from": {"type": "number", "minimum": 0, "maximum": 86400},
+                    "to": {"type": "number", "minimum": 0, "maximum": 86400}
+                  }
+                }
+              },
+              "trim": {
+                "type": "object",
+                "additionalProperties": false,
+                "minProperties": 1,
+                "properties": {
+                  "start": {"type": "number", "minimum": 0, "maximum": 86400},
+                  "end": {"type": "number", "minimum": 0, "maximum": 86400}
+                }
+              },
+              "cut": {"type": "array", "maxItems": 1000, "items": {"$ref": "#/components/schemas/EditRange"}}
+            }
           }
         }
+      },
+      "EditRange": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["from", "to"],
+        "properties": {
+          "from": {"type": "number", "minimum": 0, "maximum": 86400},
+          "to": {"type": "number", "minimum": 0, "maximum": 86400}
+        },
+        "description": "Seconds of session time; to after from."
       },
       "Composition": {
         "type": "object",

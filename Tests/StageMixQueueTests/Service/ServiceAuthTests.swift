@@ -111,6 +111,9 @@ struct ServiceAuthTests {
             (#"{"capture": "panel", "options": {"resolution": "99999x1"}}"#, 422, "options.resolution"),
             (#"{"capture": "panel", "options": {"out": "/etc"}}"#, 422, "options.out"),
             (#"{"capture": "panel", "options": {"prices": {"currency": "USD", "perMinute": {"Nope": 1}}}}"#, 422, "options.prices"),
+            (#"{"capture": "panel", "options": {"edits": {"exclude": [{"participant": "p-nobody"}]}}}"#, 422, "options.edits"),
+            (#"{"capture": "panel", "options": {"edits": {"cut": [{"from": 0, "to": 999}]}}}"#, 422, "options.edits"),
+            (#"{"capture": "panel", "options": {"edits": "edits.json"}}"#, 422, "options.edits"),
             (#"{"capture": "panel", "callbackUrl": "ftp://example.com/x"}"#, 422, "callbackUrl"),
             (#"{"capture": "panel", "callbackUrl": "http://127.0.0.1:9/hook"}"#, 422, "callbackUrl"),
             (#"{"capture": "panel", "callbackUrl": "http://169.254.169.254/latest"}"#, 422, "callbackUrl"),
@@ -143,6 +146,17 @@ struct ServiceAuthTests {
         let billing = plan.json["billing"] as? [String: Any]
         #expect(billing?["currency"] as? String == "EUR")
         #expect(billing?["durationMs"] as? Int == 30000)
+        // Edits inline: the panel's first 5 s trimmed and 10-15 s cut leave 20 s, billed as such.
+        let edited = try await service.request("POST", "/v1/plans", token: token, body: #"""
+            {"capture": "panel", "options": {"edits": {"trim": {"start": 5}, "cut": [{"from": 10, "to": 15}], "exclude": [{"participant": "p-omar"}]}}}
+            """#)
+        #expect(edited.status == 200, "\(edited.body)")
+        #expect((edited.json["billing"] as? [String: Any])?["durationMs"] as? Int == 20000, "\(edited.body)")
+        let intervals = (edited.json["plan"] as? [String: Any])?["intervals"] as? [[String: Any]] ?? []
+        let shown = Set(intervals.flatMap { ($0["tiles"] as? [[String: Any]] ?? []).compactMap { $0["participantId"] as? String } })
+        #expect(shown == ["p-maya"], "Omar is left out: \(shown)")
+        let badPath = try await service.request("POST", "/v1/plans", token: token, body: #"{"capture": "panel", "options": {"edits": {"trim": {"start": 500}}}}"#)
+        #expect(badPath.status == 422 && (badPath.json["detail"] as? String)?.contains("$.trim.start") == true, "\(badPath.body)")
         #expect(!service.log.contains("request failed"), "\(service.log)")
     }
 }
