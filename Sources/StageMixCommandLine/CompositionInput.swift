@@ -9,7 +9,10 @@ import StageMixOptions
 public enum CompositionInput {
     /// Input problems (a file, a JSON path, a track) are ``BadInput``: exit 65. An option that does
     /// not fit the layout (a rendition's frame rate against the layout's) is an ``OptionError``: exit 64.
-    public static func plan(capture: String, options: ComposeOptions) throws -> (Capture, Layout, PlanDocument) {
+    /// `speakers` is the audio-only speaker pass (StageMixPipeline's `SpeakerAnalysis`) for layouts that
+    /// follow the speaker; without it (the service's checks, which read no media) they keep the pinned order.
+    public static func plan(capture: String, options: ComposeOptions,
+                            speakers: ((Capture, StageTimeline) throws -> SpeakerTimeline)? = nil) throws -> (Capture, Layout, PlanDocument) {
         do {
             let capture = try CaptureReader.read(directory: URL(fileURLWithPath: capture))
             var layout = try Layout.resolve(options.layout ?? ComposeOptions.defaultLayout)
@@ -29,7 +32,7 @@ public enum CompositionInput {
             let graceMs = options.pauseGrace.map { Int(($0 * 1000).rounded()) } ?? StageTimeline.defaultPauseGraceMs
             let edits = try options.edits.map { try SessionEdits.load(contentsOf: URL(fileURLWithPath: $0), capture: capture) } ?? .none
             let doc = try PlanDocument(capture: capture, layout: layout, pauseGraceMs: graceMs, tiers: tiers, prices: priceTable,
-                                       edits: edits)
+                                       edits: edits, speakers: speakers.map { pass in { try pass(capture, $0) } })
             return (capture, layout, doc)
         } catch let error as OptionError {
             throw error

@@ -57,8 +57,8 @@ public struct PlanOptions: ParsableArguments {
     public func validate() throws { try options.validateForCommandLine() }
 
     /// Reads the capture and layout and works out the plan; input problems exit with `ExitCode.badInput`.
-    public func planDocument() throws -> (Capture, Layout, PlanDocument) {
-        try CompositionInput.plan(capture: capture, options: options)
+    public func planDocument(speakers: ((Capture, StageTimeline) throws -> SpeakerTimeline)? = nil) throws -> (Capture, Layout, PlanDocument) {
+        try CompositionInput.plan(capture: capture, options: options, speakers: speakers)
     }
 }
 

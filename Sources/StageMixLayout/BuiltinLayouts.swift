@@ -156,6 +156,46 @@ enum BuiltinLayouts {
 }
 
 """##),
+        (name: "speaker", json: ##"""
+{
+  "name": "speaker",
+  "focus": "speaker",
+  "canvas": { "width": 1280, "height": 720, "fps": 30, "background": "#101217" },
+  "regions": [
+    {
+      "name": "spotlight",
+      "x": 0, "y": 0, "width": 1, "height": 0.8,
+      "z": 0,
+      "maxRows": 1, "maxColumns": 1,
+      "gap": 0,
+      "fit": "cover",
+      "tileAspect": "16:9",
+      "background": "#101217",
+      "sources": ["camera"],
+      "order": "pinned",
+      "skip": 0,
+      "limit": 1,
+      "when": "always"
+    },
+    {
+      "name": "strip",
+      "x": 0, "y": 0.8, "width": 1, "height": 0.2,
+      "z": 0,
+      "maxRows": 1, "maxColumns": 6,
+      "gap": 8,
+      "fit": "cover",
+      "tileAspect": "16:9",
+      "background": "#181b22",
+      "sources": ["camera"],
+      "order": "pinned",
+      "skip": 1,
+      "limit": 6,
+      "when": "always"
+    }
+  ]
+}
+
+"""##),
         (name: "spotlight", json: ##"""
 {
   "name": "spotlight",

@@ -27,7 +27,7 @@ extension StageMix {
             try await runReportingErrors {
                 MediaLog.setLevel(.error)
                 let options = target.options(plan: plan, encode: encode)
-                let (capture, _, doc) = try CompositionInput.plan(capture: plan.capture, options: options)
+                let (capture, _, doc) = try CompositionInput.plan(capture: plan.capture, options: options, speakers: SpeakerPass.run)
                 for warning in doc.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
                 let job = ComposeRun(capture: capture, document: doc, settings: ComposeSettings(options))
                 let out = URL(fileURLWithPath: target.out)

@@ -4,10 +4,11 @@ import Foundation
 import StageMixCore
 
 extension StageMix {
-    /// `stagemix plan`: timeline, tiles, layers and billing, without reading any media.
+    /// `stagemix plan`: timeline, tiles, layers and billing, reading no media but the microphones a
+    /// speaker layout listens to.
     struct Plan: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Print the stage timeline, the tiles of each interval, layer choices and billing, reading no media.")
+            abstract: "Print the stage timeline, the tiles of each interval, layer choices and billing (reading no media, except the microphones for a speaker layout).")
 
         @OptionGroup var options: PlanOptions
 
@@ -16,7 +17,7 @@ extension StageMix {
 
         func run() throws {
             try runReportingErrors {
-                let (_, _, doc) = try options.planDocument()
+                let (_, _, doc) = try options.planDocument(speakers: SpeakerPass.run)
                 if json {
                     FileHandle.standardOutput.write(try PlanDocument.encode(doc))
                     FileHandle.standardOutput.write(Data("\n".utf8))

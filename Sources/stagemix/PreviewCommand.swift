@@ -24,7 +24,7 @@ extension StageMix {
         func run() throws {
             try runReportingErrors {
                 MediaLog.setLevel(.error)
-                let (capture, _, doc) = try plan.planDocument()
+                let (capture, _, doc) = try plan.planDocument(speakers: SpeakerPass.run)
                 let file = OutputFile(target: URL(fileURLWithPath: output), overwrite: overwrite)
                 do {
                     try file.write { staging in

@@ -8,6 +8,7 @@ struct BuiltinLayoutTests {
     static let expectedCount: [String: @Sendable (_ cameras: Int, _ screenShare: Bool) -> Int] = [
         "grid": { cameras, share in min(cameras + (share ? 1 : 0), 25) },
         "spotlight": { cameras, _ in min(cameras, 7) },
+        "speaker": { cameras, _ in min(cameras, 7) },
         "sidebar": { cameras, _ in min(cameras, 5) },
         "pip": { cameras, _ in min(cameras, 2) },
         "screen-share": { cameras, share in share ? 1 + min(cameras, 5) : min(cameras, 25) },
@@ -26,7 +27,7 @@ struct BuiltinLayoutTests {
         }
     }
 
-    @Test func theFiveAreBuiltIn() {
+    @Test func theSixAreBuiltIn() {
         #expect(Set(Layout.builtinNames) == Set(Self.expectedCount.keys))
         #expect(Layout.builtin(named: Layout.defaultName)?.name == "grid")
         #expect(Layout.builtin(named: "nope") == nil)

@@ -124,7 +124,7 @@ struct ValidationTests {
         #expect(Self.problems("[]") == ["\(Self.file): $: expected an object, found an array"])
         #expect(Self.problems(Self.layout(regions: [])) == ["\(Self.file): $.regions: expected at least one region, found an empty array"])
         #expect(Self.problems(#"{"canvas": {"width": 2, "height": 2, "fps": 1}, "regions": [], "extra": 1}"#) == [
-            "\(Self.file): $.extra: unknown field (expected one of name, canvas, regions)",
+            "\(Self.file): $.extra: unknown field (expected one of name, canvas, regions, focus)",
             #"\#(Self.file): $: missing required field "name""#,
             "\(Self.file): $.regions: expected at least one region, found an empty array",
         ])

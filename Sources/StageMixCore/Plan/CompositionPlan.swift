@@ -14,8 +14,12 @@ public struct CompositionPlan: Sendable, Hashable, Codable {
     public var background: RGBColor
     /// Contiguous, covering `[0, durationMs)`; adjacent intervals always differ.
     public var intervals: [PlanInterval]
+    /// The active speaker over time, for a layout whose focus is the speaker; nil for other layouts.
+    public var speakers: SpeakerTimeline?
 
-    public init(capture: Capture, timeline: StageTimeline, layout: Layout) {
+    /// `speakers` (from the microphones, see ``ActiveSpeakerDetector``) is followed when the layout's
+    /// focus is the speaker: each change of speaker starts an interval, the speaker's camera first.
+    public init(capture: Capture, timeline: StageTimeline, layout: Layout, speakers: SpeakerTimeline? = nil) {
         sessionId = capture.sessionId
         // The output's first instant: later than the session's start when a trim cut its beginning.
         startedAt = capture.startedAt.addingTimeInterval(Double(timeline.output?.pieces.first?.sessionFromMs ?? 0) / 1000)
@@ -26,13 +30,24 @@ public struct CompositionPlan: Sendable, Hashable, Codable {
         background = layout.background
         // Looked up for every tile of every segment: by id, not by a walk through the list.
         let tracks = Dictionary(capture.tracks.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        // Not worked out (a dry run that reads no media): the pinned order, and no speakers to show.
+        let speakers = layout.focus == .speaker ? speakers : nil
+        self.speakers = speakers
         var intervals: [PlanInterval] = []
-        for segment in timeline.segments {
-            let interval = CompositionPlan.interval(for: segment, tracks: tracks, layout: layout)
-            if let last = intervals.last, last.sameContent(as: interval) {
-                intervals[intervals.count - 1].endMs = interval.endMs
-            } else {
-                intervals.append(interval)
+        for whole in timeline.segments {
+            // A change of speaker within a stretch of unchanged stage splits it.
+            let cuts = [whole.startMs] + (speakers?.changes(from: whole.startMs, to: whole.endMs) ?? []) + [whole.endMs]
+            for (start, end) in zip(cuts, cuts.dropFirst()) {
+                var segment = whole
+                segment.startMs = start
+                segment.endMs = end
+                let interval = CompositionPlan.interval(for: segment, tracks: tracks, layout: layout,
+                                                        speaker: speakers?.speaker(atMs: start))
+                if let last = intervals.last, last.sameContent(as: interval) {
+                    intervals[intervals.count - 1].endMs = interval.endMs
+                } else {
+                    intervals.append(interval)
+                }
             }
         }
         self.intervals = intervals
@@ -48,11 +63,12 @@ public struct CompositionPlan: Sendable, Hashable, Codable {
         Set(intervals.flatMap { $0.tiles.compactMap(\.layer?.file) + $0.audio.map(\.file) })
     }
 
-    static func interval(for segment: StageSegment, tracks: [String: Track], layout: Layout) -> PlanInterval {
+    static func interval(for segment: StageSegment, tracks: [String: Track], layout: Layout, speaker: String? = nil) -> PlanInterval {
         var sources: [LayoutSource] = []
         for participant in segment.onStage where participant.hasTile {
             sources.append(LayoutSource(participantId: participant.participantId, kind: .camera,
-                                        pinnedAtMs: participant.pinnedAtMs, stageOrder: participant.stageOrder))
+                                        pinnedAtMs: participant.pinnedAtMs, stageOrder: participant.stageOrder,
+                                        speaking: participant.participantId == speaker))
             if participant.track(source: .screenShare) != nil {
                 sources.append(LayoutSource(participantId: participant.participantId, kind: .screenShare,
                                             pinnedAtMs: participant.pinnedAtMs, stageOrder: participant.stageOrder))

@@ -23,10 +23,15 @@ public struct PlanDocument: Sendable, Codable {
 
 extension PlanDocument {
     /// Timeline, plan and billing of a capture under a layout: everything `stagemix plan` shows.
+    /// `speakers` works out the active speaker from the edited timeline (an audio-only pass, which
+    /// StageMixPipeline's `SpeakerAnalysis` does); without it a speaker layout keeps the pinned order.
     public init(capture: Capture, layout: Layout, pauseGraceMs: Int = StageTimeline.defaultPauseGraceMs,
-                tiers: BillingTiers = .agora, prices: PriceTable? = nil, edits: SessionEdits = .none) throws(BillingError) {
+                tiers: BillingTiers = .agora, prices: PriceTable? = nil, edits: SessionEdits = .none,
+                speakers: ((StageTimeline) throws -> SpeakerTimeline)? = nil) throws {
         let timeline = StageTimeline(capture: capture, pauseGraceMs: pauseGraceMs, edits: edits)
-        let plan = CompositionPlan(capture: capture, timeline: timeline, layout: layout)
+        // The speaker pass reads the microphones: only for a layout that follows the speaker.
+        let turns = layout.focus == .speaker ? try speakers?(timeline) : nil
+        let plan = CompositionPlan(capture: capture, timeline: timeline, layout: layout, speakers: turns)
         let billing = try BillingReport(plan: plan, tiers: tiers, prices: prices)
         self.init(timeline: timeline, plan: plan, billing: billing,
                   warnings: capture.warnings.map(\.description))

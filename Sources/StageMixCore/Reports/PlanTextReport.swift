@@ -29,6 +29,16 @@ public enum PlanTextReport {
             }
         }
 
+        if let speakers = plan.speakers {
+            out.append("")
+            out.append("Active speaker (from the microphones)")
+            let names = Dictionary(doc.timeline.segments.flatMap(\.onStage).map { ($0.participantId, $0.name) }, uniquingKeysWith: { a, _ in a })
+            for turn in speakers.turns {
+                out.append("  \(range(turn.fromMs, turn.toMs))  \(names[turn.participantId] ?? turn.participantId)")
+            }
+            if speakers.turns.isEmpty { out.append("  (nobody spoke)") }
+        }
+
         out.append("")
         out.append("Plan")
         for interval in plan.intervals {

@@ -9,7 +9,7 @@ extension Layout {
         var tiles: [PlacedTile] = []
         for region in regions where region.when.holds(screenSharePresent: screenSharePresent) {
             let frame = region.frame(on: canvas)
-            let chosen = region.select(from: sources)
+            let chosen = region.select(from: sources, speakerFirst: focus == .speaker)
             let rects = TileGrid.rects(count: chosen.count, in: frame, maxRows: region.maxRows,
                                        maxColumns: region.maxColumns, gap: region.gap, aspect: region.tileAspect)
             guard !rects.isEmpty else { continue }
@@ -42,10 +42,13 @@ extension Region {
         return Rect(x: left, y: top, width: max(0, right - left), height: max(0, bottom - top))
     }
 
-    /// The sources this region shows, in tile order.
-    func select(from sources: [LayoutSource]) -> [LayoutSource] {
+    /// The sources this region shows, in tile order; with `speakerFirst`, the speaking source leads.
+    func select(from sources: [LayoutSource], speakerFirst: Bool = false) -> [LayoutSource] {
         let taken = sources.filter { self.sources.contains($0.kind) }
-            .sorted { order.sortKey($0) < order.sortKey($1) }
+            .sorted { a, b in
+                if speakerFirst, a.speaking != b.speaking { return a.speaking }
+                return order.sortKey(a) < order.sortKey(b)
+            }
         return Array(taken.dropFirst(skip).prefix(capacity))
     }
 }

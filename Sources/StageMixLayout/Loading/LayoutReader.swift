@@ -4,7 +4,7 @@ import StageMixJSON
 final class LayoutReader {
     private(set) var problems: [LayoutProblem] = []
 
-    private static let layoutFields = ["name", "canvas", "regions"]
+    private static let layoutFields = ["name", "canvas", "regions", "focus"]
     private static let canvasFields = ["width", "height", "fps", "background"]
     private static let regionFields = ["name", "x", "y", "width", "height", "z", "maxRows", "maxColumns", "gap",
                                        "fit", "background", "sources", "order", "skip", "limit", "when", "tileAspect"]
@@ -21,9 +21,10 @@ final class LayoutReader {
         let regions = field(object, "regions", at: "$") { value, path in
             readRegions(value, background: background, canvas: canvasFields?.size, at: path)
         }
+        let focus = field(object, "focus", at: "$", default: LayoutFocus.pinned, convert: choice)
         guard let name, let canvasFields, let size = canvasFields.size, let fps = canvasFields.fps,
               let regions else { return nil }
-        return Layout(name: name, canvas: size, fps: fps, background: background, regions: regions)
+        return Layout(name: name, canvas: size, fps: fps, background: background, regions: regions, focus: focus ?? .pinned)
     }
 
     // MARK: Parts of a layout

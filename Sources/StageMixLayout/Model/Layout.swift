@@ -12,13 +12,17 @@ public struct Layout: Sendable, Hashable, Codable {
     public var background: RGBColor
     /// In file order; an earlier region's sources are skipped by later ones through `skip`.
     public var regions: [Region]
+    /// Who comes first in every region: the pinned order, or the active speaker.
+    public var focus: LayoutFocus
 
-    public init(name: String, canvas: CanvasSize, fps: Int, background: RGBColor, regions: [Region]) {
+    public init(name: String, canvas: CanvasSize, fps: Int, background: RGBColor, regions: [Region],
+                focus: LayoutFocus = .pinned) {
         self.name = name
         self.canvas = canvas
         self.fps = fps
         self.background = background
         self.regions = regions
+        self.focus = focus
     }
 
     /// Reads and validates a layout file.
@@ -64,7 +68,7 @@ public struct Layout: Sendable, Hashable, Codable {
 
     // MARK: Codable, in the file format
 
-    private enum CodingKeys: String, CodingKey { case name, canvas, regions }
+    private enum CodingKeys: String, CodingKey { case name, canvas, regions, focus }
     private enum CanvasKeys: String, CodingKey { case width, height, fps, background }
 
     public init(from decoder: any Decoder) throws {
@@ -86,5 +90,6 @@ public struct Layout: Sendable, Hashable, Codable {
         try canvasContainer.encode(fps, forKey: .fps)
         try canvasContainer.encode(background, forKey: .background)
         try container.encode(regions, forKey: .regions)
+        if focus != .pinned { try container.encode(focus, forKey: .focus) }
     }
 }

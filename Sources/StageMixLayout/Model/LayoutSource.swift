@@ -7,12 +7,15 @@ public struct LayoutSource: Sendable, Hashable, Codable, CustomStringConvertible
     public var pinnedAtMs: Int
     /// The participant's position on stage (e.g. join order); ties in pin time break on it.
     public var stageOrder: Int
+    /// The active speaker's camera: first in a layout whose focus is the speaker.
+    public var speaking: Bool
 
-    public init(participantId: String, kind: SourceKind = .camera, pinnedAtMs: Int, stageOrder: Int) {
+    public init(participantId: String, kind: SourceKind = .camera, pinnedAtMs: Int, stageOrder: Int, speaking: Bool = false) {
         self.participantId = participantId
         self.kind = kind
         self.pinnedAtMs = pinnedAtMs
         self.stageOrder = stageOrder
+        self.speaking = speaking
     }
 
     public var description: String { "\(participantId)/\(kind.rawValue)" }

@@ -409,6 +409,7 @@ public enum OpenAPIDocument {
               "pip",
               "screen-share",
               "sidebar",
+              "speaker",
               "spotlight"
             ],
             "default": "grid"

@@ -80,9 +80,12 @@ struct RemadeCapture {
     }
 
     /// Reads the capture as it is now, composes it with the grid layout into `root/out-N`, and reads the HLS back.
+    /// A speaker layout's speakers come from the microphones, as `stagemix compose` works them out.
     func compose(_ settings: ComposeSettings = ComposeSettings(preset: "ultrafast"), layout: String = "grid") throws -> Composed {
         let capture = try CaptureReader.read(directory: directory)
-        let document = try PlanDocument(capture: capture, layout: try Layout.resolve(layout))
+        let document = try PlanDocument(capture: capture, layout: try Layout.resolve(layout)) {
+            SpeakerAnalysis(capture: capture, timeline: $0).speakers()
+        }
         let out = root.appendingPathComponent("out-\(UUID().uuidString.prefix(8))")
         let report = try ComposeRun(capture: capture, document: document, settings: settings).run(out: out)
         return Composed(document: document, report: report, output: try ComposedOutput(hls: out.appendingPathComponent("hls")))

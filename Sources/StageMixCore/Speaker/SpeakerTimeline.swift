@@ -1,0 +1,35 @@
+/// Who was the active speaker when, on the composition's clock: what a layout whose focus is the
+/// speaker puts first. Before anyone has spoken there is no speaker (the pinned order holds).
+public struct SpeakerTimeline: Sendable, Hashable, Codable {
+    /// `[fromMs, toMs)` during which `participantId` is the active speaker.
+    public struct Turn: Sendable, Hashable, Codable {
+        public var fromMs: Int
+        public var toMs: Int
+        public var participantId: String
+        public init(fromMs: Int, toMs: Int, participantId: String) {
+            self.fromMs = fromMs
+            self.toMs = toMs
+            self.participantId = participantId
+        }
+    }
+
+    /// In order, not overlapping; consecutive turns have different speakers or a gap between them.
+    public var turns: [Turn]
+
+    public init(turns: [Turn]) { self.turns = turns }
+
+    /// The speaker at `ms`, if any.
+    public func speaker(atMs ms: Int) -> String? {
+        var low = 0, high = turns.count
+        while low < high {
+            let mid = (low + high) / 2
+            if turns[mid].toMs <= ms { low = mid + 1 } else { high = mid }
+        }
+        return low < turns.count && turns[low].fromMs <= ms ? turns[low].participantId : nil
+    }
+
+    /// Every instant the speaker changes within `[fromMs, toMs)`, ascending.
+    func changes(from fromMs: Int, to toMs: Int) -> [Int] {
+        turns.flatMap { [$0.fromMs, $0.toMs] }.filter { $0 > fromMs && $0 < toMs }
+    }
+}
