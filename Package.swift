@@ -53,7 +53,9 @@ let package = Package(
         // Capture model, stage timeline, composition plan, billing. Pure Swift, no FFmpeg.
         .target(name: "StageMixCore", dependencies: ["StageMixLayout", "StageMixJSON"], swiftSettings: swiftSettings),
         // Owner types over FFmpeg, libopus and libebur128 objects; the only importer of the C modules.
-        .target(name: "StageMixMedia", dependencies: ["CFFmpeg", "COpus", "CEbur128", "StageMixGeometry"],
+        // Pixel loops in C, vectorised by the compiler, AVX2 picked at run time; only StageMixMedia calls them.
+        .target(name: "CStageMixKernels", cSettings: [.unsafeFlags(["-O2"])]),
+        .target(name: "StageMixMedia", dependencies: ["CFFmpeg", "COpus", "CEbur128", "CStageMixKernels", "StageMixGeometry"],
                 swiftSettings: swiftSettings + mediaKernelSettings),
         // Capture generator: scenario -> real media files + session.json.
         .target(name: "StageMixSynth", dependencies: ["StageMixCore", "StageMixMedia"], swiftSettings: swiftSettings),

@@ -1,11 +1,16 @@
 internal import CFFmpeg
+internal import CStageMixKernels
 
 /// Converts Y'CbCr pictures from one colour space to another in place. The conversion (decode the
 /// source's range, undo its matrix, apply the target's, encode the target's range) is linear in the
 /// code values, so it is nine fixed-point coefficients and three offsets: Y' depends on Y, Cb, Cr;
 /// Cb' and Cr' on Cb and Cr only (grey stays grey in any matrix). Luma takes the chroma of its 2x2
-/// block (4:2:0). The row loops are plain multiply-adds over contiguous bytes, which the compiler
-/// vectorises. Built once per source colour space; a source already in the target's is never touched.
+/// block (4:2:0). Built once per source colour space; a source already in the target's is never touched.
+///
+/// It runs on every tile of every frame whose camera is not BT.709 limited (all VP8), so the row loops
+/// are C (CStageMixKernels), which the compiler vectorises, in an AVX2 build where the CPU has it:
+/// chroma in 32-bit lanes, luma in 16-bit lanes (Y' = (yY6·Y + term) >> 6, the chroma's share `term`
+/// kept per row at 6 fractional bits).
 final class ColourConversion {
     let source: YUVColourSpace
     let target: YUVColourSpace
@@ -14,8 +19,13 @@ final class ColourConversion {
     private let yY: Int32, yU: Int32, yV: Int32, yK: Int32
     private let uU: Int32, uV: Int32, uK: Int32
     private let vU: Int32, vV: Int32, vK: Int32
-    /// One row of the chroma's share of luma, duplicated to luma width.
-    private var chromaTerm: UnsafeMutablePointer<Int32>
+    /// Luma's own coefficient at 6 fractional bits, for 16-bit lanes.
+    private let yY6: Int16
+    /// The coefficients as the C row loops take them.
+    private var matrix: smk_colour_matrix
+    /// One row of the chroma's share of luma (offsets and rounding included, 6 fractional bits),
+    /// duplicated to luma width.
+    private var chromaTerm: UnsafeMutablePointer<Int16>
     private var chromaTermCapacity = 0
 
     init(from source: YUVColourSpace, to target: YUVColourSpace) {
@@ -42,7 +52,10 @@ final class ColourConversion {
         vU = fixed(tcScale * fromPb.2 / scScale)
         vV = fixed(tcScale * fromPr.2 / scScale)
         vK = fixed(128.5)
-        chromaTerm = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+        yY6 = Int16(clamping: (yY + (1 << (Self.shift - 7))) >> (Self.shift - 6))
+        matrix = smk_colour_matrix(yU: yU, yV: yV, yK: yK, uU: uU, uV: uV, uK: uK, vU: vU, vV: vV, vK: vK,
+                                   shift: Self.shift, yY6: yY6)
+        chromaTerm = UnsafeMutablePointer<Int16>.allocate(capacity: 1)
     }
 
     deinit { chromaTerm.deallocate() }
@@ -65,35 +78,20 @@ final class ColourConversion {
         let width = rect.width, chromaWidth = rect.width / 2
         if chromaTermCapacity < width {
             chromaTerm.deallocate()
-            chromaTerm = UnsafeMutablePointer<Int32>.allocate(capacity: width)
+            chromaTerm = UnsafeMutablePointer<Int16>.allocate(capacity: width)
             chromaTermCapacity = width
         }
-        let term = chromaTerm, shift = Self.shift
-        let (yY, yU, yV, yK, uU, uV, uK, vU, vV, vK) = (self.yY, self.yU, self.yV, self.yK, self.uU, self.uV, self.uK, self.vU, self.vV, self.vK)
+        let term = chromaTerm
         for cy in 0..<(rect.height / 2) {
             let uIn = su + (origin.y / 2 + cy) * suStride + origin.x / 2, vIn = sv + (origin.y / 2 + cy) * svStride + origin.x / 2
             let uOut = du + (rect.y / 2 + cy) * duStride + rect.x / 2, vOut = dv + (rect.y / 2 + cy) * dvStride + rect.x / 2
             // Chroma first: its share of luma is kept (from the values as they were), then it is converted.
-            for cx in 0..<chromaWidth {
-                let u = Int32(uIn[cx]) &- 128, v = Int32(vIn[cx]) &- 128
-                let share = yU &* u &+ yV &* v &+ yK
-                term[2 * cx] = share
-                term[2 * cx + 1] = share
-                uOut[cx] = Self.byte((uU &* u &+ uV &* v &+ uK) >> shift)
-                vOut[cx] = Self.byte((vU &* u &+ vV &* v &+ vK) >> shift)
-            }
+            smk_convert_chroma_row(uIn, vIn, uOut, vOut, term, Int32(chromaWidth), &matrix)
             for row in 0..<2 {
                 let yIn = sy + (origin.y + 2 * cy + row) * syStride + origin.x
                 let yOut = dy + (rect.y + 2 * cy + row) * dyStride + rect.x
-                for x in 0..<width {
-                    yOut[x] = Self.byte((yY &* Int32(yIn[x]) &+ term[x]) >> shift)
-                }
+                smk_convert_luma_row(yIn, yOut, term, Int32(width), &matrix)
             }
         }
-    }
-
-    @inline(__always)
-    private static func byte(_ value: Int32) -> UInt8 {
-        UInt8(truncatingIfNeeded: min(255, max(0, value)))
     }
 }
