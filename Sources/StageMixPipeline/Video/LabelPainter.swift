@@ -6,6 +6,9 @@ import StageMixMedia
 /// the tile's width. The text is rasterised once (`NameTypesetter`); each paint only blends.
 final class LabelPainter {
     private let typesetter: NameTypesetter
+    /// Where each label went in each tile, worked out once: a frame only blends.
+    private struct Key: Hashable { var label: PlannedLabel; var tile: Rect }
+    private var placements: [Key: Placement?] = [:]
 
     init(typesetter: NameTypesetter) {
         self.typesetter = typesetter
@@ -59,7 +62,12 @@ final class LabelPainter {
 
     /// Paints `label` over `tile`; draws nothing where it cannot be placed.
     func paint(_ label: PlannedLabel, in tile: Rect, on canvas: CanvasFrame) throws(MediaError) {
-        guard let placement = placement(of: label, in: tile),
+        let key = Key(label: label, tile: tile)
+        if placements[key] == nil {
+            if placements.count >= 1024 { placements = [:] }
+            placements[key] = .some(placement(of: label, in: tile))
+        }
+        guard let placement = placements[key] ?? nil,
               let mask = try typesetter.mask(placement.text, size: placement.size) else { return }
         try canvas.blend(rect: placement.plate, color: label.style.plate, opacity: label.style.plateOpacity)
         // The line box is centred on the plate whatever height the glyphs took.
