@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import StageMixCore
 import StageMixLayout
@@ -48,6 +49,15 @@ struct LabelPainterTests {
         let placed = try #require(painter.placement(of: label("अर्जुन Rao"), in: Self.tile))
         #expect(placed.text == "R")
         #expect(painter.placement(of: label("अर्जुन शर्मा"), in: Self.tile) == nil, "nothing drawable: no label at all")
+    }
+
+    /// Chinese is drawn when a CJK font of the chain is installed (fonts-noto-cjk), and otherwise
+    /// falls back to the Latin initial or to no label, never to boxes.
+    @Test func cjkNamesComeFromTheFallbackFontWhenOneIsInstalled() throws {
+        let cjkInstalled = TextRasteriser.defaultFontFiles.dropFirst(2).contains { FileManager.default.fileExists(atPath: $0) }
+        let mixed = try #require(painter.placement(of: label("李明 Wei"), in: Self.tile))
+        #expect(mixed.text == (cjkInstalled ? "李明 Wei" : "W"))
+        #expect((painter.placement(of: label("李明"), in: Self.tile)?.text) == (cjkInstalled ? "李明" : nil))
     }
 
     @Test func aSmallTileGetsSmallerTextAndATinyOneNone() throws {
