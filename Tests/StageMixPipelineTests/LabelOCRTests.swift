@@ -94,4 +94,37 @@ struct LabelOCRTests {
         let read = try Self.ocr(frame, box, in: root)
         #expect(Self.sameText(read, "Lena Ivanova"), "placeholder: read \"\(read)\"")
     }
+
+    /// A portrait camera alone in `grid` (`contain`): the label sits on the picture, and the bars
+    /// beside it keep the region's background however many frames are painted over them.
+    @Test func aContainedPicturesLabelSitsOnThePictureNotOnItsBars() throws {
+        MediaLog.setLevel(.error)
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("stagemix-ocr-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let camera = ScenarioTrack(id: "TR_ines_cam", source: .camera, layers: [ScenarioLayer(quality: .high, width: 360, height: 640)])
+        let ines = ScenarioParticipant.palette(5, id: "p-ines", name: "Inés Ortega", tracks: [camera])
+        let scenario = Scenario(sessionId: "portrait", durationMs: 2_000, roles: ScenarioRole.stageRoles, participants: [ines],
+                                events: [.joined(0, ines.id, role: "host"), .pinned(0, ines.id), .published(0, "TR_ines_cam")])
+        let captureDir = root.appendingPathComponent("capture")
+        _ = try CaptureSynthesizer(codec: .vp8).synthesize(scenario, to: captureDir)
+        let capture = try CaptureReader.read(directory: captureDir)
+        let doc = try PlanDocument(capture: capture, layout: try Layout.resolve("grid"))
+        let out = root.appendingPathComponent("out")
+        _ = try ComposeRun(capture: capture, document: doc, settings: ComposeSettings(segmentSeconds: 2, preset: "ultrafast")).run(out: out)
+        let frame = root.appendingPathComponent("frame.png")
+        try FFmpegTool.run(["-i", out.appendingPathComponent("hls/index.m3u8").path, "-ss", "1.8", "-frames:v", "1", frame.path])
+
+        let tile = try #require(doc.plan.interval(atMs: 1_800)?.tiles.first)
+        let picture = FitGeometry.fit(content: CanvasSize(width: 360, height: 640), into: tile.rect, mode: tile.fit).destination
+        #expect(picture.width < tile.rect.width / 2, "a portrait picture with bars beside it")
+        let label = try #require(tile.label)
+        let placed = try #require(LabelPainter(typesetter: NameTypesetter()).placement(of: label, in: picture))
+        #expect(placed.plate.x == picture.x + 8)
+        #expect(Self.sameText(try Self.ocr(frame, Self.inside(placed.plate, by: 2), in: root), "Inés Ortega"))
+        // The tile's own bottom-left corner, in the bar: still the grid's background after 54 frames.
+        let decoded = try ComposedOutput(hls: out.appendingPathComponent("hls"))
+        let late = try #require(decoded.frame(at: 1.8))
+        let bar = try #require(late.pixelRGB(x: tile.rect.x + 16, y: tile.rect.y + tile.rect.height - 16))
+        #expect(bar.isClose(to: try RGBColor(hex: "#101217"), tolerance: 10), "bar at the tile's corner: \(bar)")
+    }
 }

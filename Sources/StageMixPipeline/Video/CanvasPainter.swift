@@ -80,7 +80,7 @@ final class CanvasPainter {
             guard let frame else {
                 if !sameLayout || state.pictures[key] != nil {
                     try PlaceholderCard.paint(name: tile.name, in: tile.rect, on: canvas, typesetter: typesetter)
-                    try paintLabel(of: tile, on: canvas)
+                    try paintLabel(of: tile, in: tile.rect, on: canvas)
                     state.pictures[key] = nil
                 }
                 continue
@@ -91,15 +91,17 @@ final class CanvasPainter {
             // Fitted as shown: a phone's portrait picture stored landscape with a 90° display matrix is portrait.
             let placement = Self.placement(of: CanvasSize(width: frame.displayWidth, height: frame.displayHeight), in: tile)
             try scaler(for: key).scale(frame, into: canvas, rect: placement.destination, sourceCrop: placement.sourceCrop)
-            try paintLabel(of: tile, on: canvas)
+            // On the picture, not on a `contain` tile's bars: those are painted only when the layout
+            // changes, so a translucent plate over them would darken with every new frame.
+            try paintLabel(of: tile, in: placement.destination, on: canvas)
         }
     }
 
     /// Over the picture just drawn: a tile not repainted keeps the label it has, and a translucent
     /// plate must not be laid twice over the same picture.
-    private func paintLabel(of tile: PlannedTile, on canvas: CanvasFrame) throws(MediaError) {
+    private func paintLabel(of tile: PlannedTile, in area: Rect, on canvas: CanvasFrame) throws(MediaError) {
         guard let label = tile.label else { return }
-        try labels.paint(label, in: tile.rect, on: canvas)
+        try labels.paint(label, in: area, on: canvas)
     }
 
     private func picture(trackId: String, quality: LayerQuality, hold: Bool, at t: Double) -> VideoFrame? {
