@@ -39,6 +39,9 @@ let package = Package(
                        providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libswresample-dev", "libavutil-dev"])]),
         .systemLibrary(name: "COpus", path: "Sources/COpus", providers: [.apt(["libopus-dev"])]),
         .systemLibrary(name: "CEbur128", path: "Sources/CEbur128", providers: [.apt(["libebur128-dev"])]),
+        // FreeType, for name labels and placeholder names; also behind StageMixMedia only.
+        .systemLibrary(name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2",
+                       providers: [.apt(["libfreetype-dev"])]),
 
         // Rectangles, sizes and colours, shared by layouts and pictures. Pure Swift.
         .target(name: "StageMixGeometry", swiftSettings: swiftSettings),
@@ -52,10 +55,10 @@ let package = Package(
         .target(name: "StageMixOptions", swiftSettings: swiftSettings),
         // Capture model, stage timeline, composition plan, billing. Pure Swift, no FFmpeg.
         .target(name: "StageMixCore", dependencies: ["StageMixLayout", "StageMixJSON"], swiftSettings: swiftSettings),
-        // Owner types over FFmpeg, libopus and libebur128 objects; the only importer of the C modules.
+        // Owner types over FFmpeg, libopus, libebur128 and FreeType objects; the only importer of the C modules.
         // Pixel loops in C, vectorised by the compiler, AVX2 picked at run time; only StageMixMedia calls them.
         .target(name: "CStageMixKernels", cSettings: [.unsafeFlags(["-O2"])]),
-        .target(name: "StageMixMedia", dependencies: ["CFFmpeg", "COpus", "CEbur128", "CStageMixKernels", "StageMixGeometry"],
+        .target(name: "StageMixMedia", dependencies: ["CFFmpeg", "COpus", "CEbur128", "CFreeType", "CStageMixKernels", "StageMixGeometry"],
                 swiftSettings: swiftSettings + mediaKernelSettings),
         // Capture generator: scenario -> real media files + session.json.
         .target(name: "StageMixSynth", dependencies: ["StageMixCore", "StageMixMedia"], swiftSettings: swiftSettings),

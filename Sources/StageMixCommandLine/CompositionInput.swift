@@ -16,6 +16,7 @@ public enum CompositionInput {
         do {
             let capture = try CaptureReader.read(directory: URL(fileURLWithPath: capture))
             var layout = try Layout.resolve(options.layout ?? ComposeOptions.defaultLayout)
+            if options.labels == false { layout = layout.withoutLabels }
             if options.canvasSize != nil || options.fps != nil {
                 let size = options.canvasSize.flatMap(ComposeOptions.size).map { CanvasSize(width: $0.width, height: $0.height) }
                 layout = layout.resized(to: size ?? layout.canvas, fps: options.fps)

@@ -34,6 +34,9 @@ public struct PlanOptions: ParsableArguments {
     @Option(help: "Edit file JSON (docs/edits.md): participants left out ({\"exclude\": [{\"participant\": ID, \"ranges\": [{\"from\": S, \"to\": S}]}]}), microphones muted ({\"mute\": [...]}), time taken out ({\"trim\": {\"start\": S, \"end\": S}, \"cut\": [{\"from\": S, \"to\": S}]}). Times are session seconds.")
     public var edits: String?
 
+    @Option(help: "Participants' names on their tiles, as the layout places them: on or off. Default: on.")
+    public var labels: LabelSwitch?
+
     public init() {}
 
     /// These options' part of ``ComposeOptions``.
@@ -46,6 +49,7 @@ public struct PlanOptions: ParsableArguments {
         options.tiers = tiers
         options.overflowTier = overflowTier
         options.edits = edits
+        options.labels = labels.map { $0 == .on }
     }
 
     public var options: ComposeOptions {
@@ -67,4 +71,9 @@ extension ComposeOptions {
     public func validateForCommandLine() throws {
         do { try validate() } catch { throw ValidationError("\(error)") }
     }
+}
+
+/// `--labels on|off`.
+public enum LabelSwitch: String, ExpressibleByArgument, CaseIterable, Sendable {
+    case on, off
 }

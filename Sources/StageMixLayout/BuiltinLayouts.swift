@@ -21,7 +21,8 @@ enum BuiltinLayouts {
       "order": "pinned",
       "skip": 0,
       "limit": 25,
-      "when": "always"
+      "when": "always",
+      "label": { "position": "bottom-left" }
     }
   ]
 }
@@ -44,7 +45,8 @@ enum BuiltinLayouts {
       "order": "pinned",
       "skip": 0,
       "limit": 1,
-      "when": "always"
+      "when": "always",
+      "label": { "position": "bottom-left" }
     },
     {
       "name": "inset",
@@ -58,7 +60,8 @@ enum BuiltinLayouts {
       "order": "pinned",
       "skip": 1,
       "limit": 1,
-      "when": "always"
+      "when": "always",
+      "label": { "position": "bottom-left" }
     }
   ]
 }
@@ -81,7 +84,8 @@ enum BuiltinLayouts {
       "order": "pinned",
       "skip": 0,
       "limit": 1,
-      "when": "screen_share"
+      "when": "screen_share",
+      "label": { "position": "bottom-left" }
     },
     {
       "name": "cameras",
@@ -96,7 +100,8 @@ enum BuiltinLayouts {
       "order": "pinned",
       "skip": 0,
       "limit": 5,
-      "when": "screen_share"
+      "when": "screen_share",
+      "label": { "position": "bottom-left" }
     },
     {
       "name": "grid",
@@ -111,7 +116,8 @@ enum BuiltinLayouts {
       "order": "pinned",
       "skip": 0,
       "limit": 25,
-      "when": "no_screen_share"
+      "when": "no_screen_share",
+      "label": { "position": "bottom-left" }
     }
   ]
 }
@@ -135,7 +141,8 @@ enum BuiltinLayouts {
       "order": "pinned",
       "skip": 0,
       "limit": 1,
-      "when": "always"
+      "when": "always",
+      "label": { "position": "bottom-left" }
     },
     {
       "name": "column",
@@ -150,7 +157,8 @@ enum BuiltinLayouts {
       "order": "pinned",
       "skip": 1,
       "limit": 4,
-      "when": "always"
+      "when": "always",
+      "label": { "position": "bottom-left" }
     }
   ]
 }
@@ -175,7 +183,8 @@ enum BuiltinLayouts {
       "order": "pinned",
       "skip": 0,
       "limit": 1,
-      "when": "always"
+      "when": "always",
+      "label": { "position": "bottom-left" }
     },
     {
       "name": "strip",
@@ -190,7 +199,8 @@ enum BuiltinLayouts {
       "order": "pinned",
       "skip": 1,
       "limit": 6,
-      "when": "always"
+      "when": "always",
+      "label": { "position": "bottom-left" }
     }
   ]
 }
@@ -214,7 +224,8 @@ enum BuiltinLayouts {
       "order": "pinned",
       "skip": 0,
       "limit": 1,
-      "when": "always"
+      "when": "always",
+      "label": { "position": "bottom-left" }
     },
     {
       "name": "strip",
@@ -229,7 +240,8 @@ enum BuiltinLayouts {
       "order": "pinned",
       "skip": 1,
       "limit": 6,
-      "when": "always"
+      "when": "always",
+      "label": { "position": "bottom-left" }
     }
   ]
 }

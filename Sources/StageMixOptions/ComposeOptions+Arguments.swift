@@ -13,6 +13,7 @@ extension ComposeOptions {
         add("--tiers", tiers)
         add("--overflow-tier", overflowTier)
         add("--edits", edits)
+        if labels == false { args += ["--labels", "off"] }
         add("--segment-seconds", segmentSeconds.map(Self.plain))
         add("--segment-format", segmentFormat)
         add("--preset", preset)
@@ -58,6 +59,7 @@ extension ComposeOptions {
         n.renditions = word(renditions).map { $0.replacingOccurrences(of: " ", with: "") }
         if overwrite == false { n.overwrite = nil }
         if mp4 == false { n.mp4 = nil }
+        if labels == true { n.labels = nil }
         return n
     }
 

@@ -14,6 +14,8 @@ public struct ComposeOptions: Sendable, Codable, Hashable {
     public var overflowTier: String?
     /// An edit file (docs/edits.md): participants left out, microphones muted, after the session.
     public var edits: String?
+    /// Participants' names on their tiles (the layout's labels); nil is on, `false` is `--labels off`.
+    public var labels: Bool?
     // How it is encoded and segmented.
     public var segmentSeconds: Double?
     public var segmentFormat: String?

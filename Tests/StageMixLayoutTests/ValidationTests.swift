@@ -82,7 +82,7 @@ struct ValidationTests {
         (["tileAspect": #""wide""#], #"$.regions[0].tileAspect: expected an aspect ratio such as "16:9", found "wide""#),
         (["name": #""""#], #"$.regions[0].name: expected a non-empty string, found """#),
         (["name": nil], #"$.regions[0]: missing required field "name""#),
-        (["colour": ##""#000000""##], "$.regions[0].colour: unknown field (expected one of name, x, y, width, height, z, maxRows, maxColumns, gap, fit, background, sources, order, skip, limit, when, tileAspect)"),
+        (["colour": ##""#000000""##], "$.regions[0].colour: unknown field (expected one of name, x, y, width, height, z, maxRows, maxColumns, gap, fit, background, sources, order, skip, limit, when, tileAspect, label)"),
         (["maxColumns": "5", "gap": "400"], "$.regions[0]: region is 1280 px wide on the canvas, too small for maxColumns = 5 with gap 400 (needs 1610 px)"),
     ] as [([String: String?], String)])
     func regionProblem(changes: [String: String?], expected: String) {

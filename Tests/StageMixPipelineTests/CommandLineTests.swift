@@ -113,4 +113,24 @@ struct CommandLineTests {
         #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("late.png").path))
         #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).sorted() == ["capture", "frame.png"], "no staging file left")
     }
+
+    @Test func planShowsEveryTilesLabelAndLabelsOffRemovesThem() throws {
+        let root = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let capture = root.appendingPathComponent("capture")
+        try CaptureSynthesizer().synthesize(ComposeEndToEndTests.scenario().withDuration(3_000), to: capture)
+        func labels(_ extra: [String]) throws -> [String] {
+            let result = try Self.run(["plan", capture.path, "--json"] + extra)
+            #expect(result.status == 0, "\(result.stderr)")
+            let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+            let intervals = (json?["plan"] as? [String: Any])?["intervals"] as? [[String: Any]] ?? []
+            return intervals.flatMap { ($0["tiles"] as? [[String: Any]] ?? []).compactMap { ($0["label"] as? [String: Any])?["text"] as? String } }
+        }
+        let on = try labels([])
+        #expect(Set(on) == ["Ana", "Ben"], "\(on)")
+        #expect(try labels(["--labels", "on"]) == on)
+        #expect(try labels(["--labels", "off"]) == [])
+        let bad = try Self.run(["plan", capture.path, "--labels", "maybe"])
+        #expect(bad.status == 64, "\(bad.stderr)")
+    }
 }

@@ -72,10 +72,15 @@ struct ComposeEndToEndTests {
         return Composed(capture: capture, plan: doc.plan, output: output, colors: colors, tones: tones, root: root, report: report)
     }
 
-    /// Points inside a tile, away from the marker along the top: the lower half, on a 3x2 grid.
-    static func probePoints(_ r: Rect) -> [(Int, Int)] {
-        [0.25, 0.5, 0.75].flatMap { fx in [0.6, 0.8].map { fy in
+    /// Points inside a tile, away from the marker along the top: the lower half, on a 3x2 grid, less
+    /// those in the band a bottom label may take (its margin and twice its size, more than the plate).
+    static func probePoints(_ tile: PlannedTile) -> [(Int, Int)] {
+        let r = tile.rect
+        let points = [0.25, 0.5, 0.75].flatMap { fx in [0.6, 0.8].map { fy in
             (r.x + Int(Double(r.width) * fx), r.y + Int(Double(r.height) * fy)) } }
+        guard let style = tile.label?.style, style.position.isBottom else { return points }
+        let band = r.y + r.height - style.margin - 2 * style.size
+        return points.filter { $0.1 < band }
     }
 
     static func checkTiles(_ c: Composed, at t: Double) throws {
@@ -85,14 +90,15 @@ struct ComposeEndToEndTests {
             let want: RGBColor = tile.show == .placeholder
                 ? RGBColor(r: 0x3A, g: 0x3F, b: 0x4B) : try #require(c.colors[tile.participantId])
             if tile.show == .placeholder {
-                // The participant's initials, in ink, a little above the middle of the slate.
-                let strokes = PlaceholderCard.strokes(PlaceholderCard.initials(of: tile.name), in: tile.rect)
-                let widest = try #require(strokes.max { $0.width < $1.width }, "initials of \(tile.name)")
-                let got = try #require(frame.pixelRGB(x: widest.x + widest.width / 2, y: widest.y + widest.height / 2))
+                // The participant's name (or initials), in ink, a little above the middle of the slate.
+                let (x, y) = try #require(PlaceholderCardTests.inkPoint(for: tile.name, in: tile.rect), "text of \(tile.name)")
+                let got = try #require(frame.pixelRGB(x: x, y: y))
                 #expect(got.isClose(to: RGBColor(r: 0xD0, g: 0xD4, b: 0xDC), tolerance: 40),
-                        "t=\(t) \(tile.participantId)'s initials at \(widest): \(got)")
+                        "t=\(t) \(tile.participantId)'s name at (\(x),\(y)): \(got)")
             }
-            for (x, y) in probePoints(tile.rect) {
+            let points = probePoints(tile)
+            #expect(points.count >= 3, "\(tile.participantId): room to probe beside the label")
+            for (x, y) in points {
                 let got = try #require(frame.pixelRGB(x: x, y: y))
                 #expect(got.isClose(to: want, tolerance: 24),
                         "t=\(t) \(tile.participantId) \(tile.show) at (\(x),\(y)): \(got), want \(want)")
@@ -293,7 +299,7 @@ struct ComposeEndToEndTests {
         let frame = try #require(c.output.frame(at: 1.0))
         let tile = try #require(c.plan.interval(atMs: 1_000)?.tiles.first)
         #expect(tile.layer?.quality == .high)
-        for (x, y) in Self.probePoints(tile.rect) {
+        for (x, y) in Self.probePoints(tile) {
             #expect(try #require(frame.pixelRGB(x: x, y: y)).isClose(to: c.colors["p-ana"]!, tolerance: 24), "(\(x),\(y))")
         }
         #expect((c.report.decodedFrames.first { $0.key.contains("ana") && $0.key.contains("medium") }?.value ?? 0) > 180, "the medium layer stood in for 0-2 s as well")

@@ -158,7 +158,7 @@ struct DamagedMediaTests {
         #expect(losses.count == 1, "\(losses)")
         // While waiting, another layer of Ana's camera stands in (not the placeholder); hers again from the keyframe on.
         let tile = try #require(c.plan.interval(atMs: 500)?.tiles.first)
-        let (x, y) = ComposeEndToEndTests.probePoints(tile.rect)[0]
+        let (x, y) = ComposeEndToEndTests.probePoints(tile)[0]
         #expect(try #require(c.output.frame(at: 0.5)?.pixelRGB(x: x, y: y)).isClose(to: c.colors["p-ana"]!, tolerance: 24))
         #expect(try #require(c.output.frame(at: 1.5)?.pixelRGB(x: x, y: y)).isClose(to: c.colors["p-ana"]!, tolerance: 24))
         let standIn = try #require(c.report.layerStandIns.first { $0.trackId == "TR_ana_cam" }, "\(c.report.layerStandIns)")

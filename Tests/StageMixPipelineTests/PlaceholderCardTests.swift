@@ -5,50 +5,71 @@ import StageMixMedia
 
 @Suite("Placeholder card")
 struct PlaceholderCardTests {
-    @Test func initialsAreTheFirstLettersOfTheFirstAndLastWords() {
-        #expect(PlaceholderCard.initials(of: "Maya Lopez") == "ML")
-        #expect(PlaceholderCard.initials(of: "omar") == "O")
-        #expect(PlaceholderCard.initials(of: "Mary Ann Smith-Jones") == "MJ")
-        #expect(PlaceholderCard.initials(of: "José Núñez") == "JN")
-        #expect(PlaceholderCard.initials(of: "DJ 3000") == "D3")
-        // Letters the font lacks are skipped; a name of none of them gives no text at all.
-        #expect(PlaceholderCard.initials(of: "李 Wei") == "W")
-        #expect(PlaceholderCard.initials(of: "李明") == "")
-        #expect(PlaceholderCard.initials(of: "  ") == "")
-    }
+    /// FreeType objects belong to one thread: each test (and each `inkPoint`) has its own.
+    let typesetter = NameTypesetter()
 
-    @Test func strokesSitInTheMiddleOfTheTileClearOfItsLowerPart() {
-        for tile in [Rect(x: 4, y: 0, width: 632, height: 356), Rect(x: 18, y: 2, width: 462, height: 260),
-                     Rect(x: 0, y: 0, width: 1280, height: 720), Rect(x: 10, y: 10, width: 160, height: 90)] {
-            let strokes = PlaceholderCard.strokes("MW", in: tile)
-            #expect(!strokes.isEmpty, "\(tile)")
-            for r in strokes {
-                #expect(r.x >= tile.x && r.x + r.width <= tile.x + tile.width, "\(r) in \(tile)")
-                #expect(r.y >= tile.y + tile.height / 4 && r.y + r.height <= tile.y + tile.height * 56 / 100, "\(r) in \(tile)")
-                // Even origins and sizes: the 4:2:0 chroma of a stroke is exactly the ink's.
-                #expect(r.x % 2 == 0 && r.y % 2 == 0 && r.width % 2 == 0 && r.height % 2 == 0, "\(r)")
+    /// A canvas point the card's text covers fully (with its neighbours, so video's chroma
+    /// smoothing keeps it ink), or nil when the card has no text.
+    static func inkPoint(for name: String, in tile: Rect) -> (Int, Int)? {
+        let typesetter = NameTypesetter()
+        guard let (text, size) = PlaceholderCard.text(for: name, in: tile, typesetter: typesetter),
+              let mask = try? typesetter.mask(text, size: size) else { return nil }
+        let x0 = (tile.x + (tile.width - mask.width) / 2) & ~1
+        let y0 = (tile.y + tile.height * 9 / 20 - mask.height / 2) & ~1
+        for y in 1..<max(1, mask.height - 1) {
+            for x in 1..<max(1, mask.width - 1) where (-1...1).allSatisfy({ dy in (-1...1).allSatisfy { dx in mask[x + dx, y + dy] == 255 } }) {
+                return (x0 + x, y0 + y)
             }
-            let left = strokes.map(\.x).min()!, right = strokes.map { $0.x + $0.width }.max()!
-            #expect(abs((left - tile.x) - (tile.x + tile.width - right)) <= 2, "centred in \(tile)")
         }
-        // Too small for legible text: the slate alone.
-        #expect(PlaceholderCard.strokes("MW", in: Rect(x: 0, y: 0, width: 40, height: 22)).isEmpty)
+        return nil
     }
 
-    @Test func paintsTheGlyphsPixelsInInkOnTheSlate() throws {
+    @Test func initialsAreTheFirstLettersOfTheFirstAndLastWords() {
+        let t = typesetter
+        #expect(t.initials(of: "Maya Lopez") == "ML")
+        #expect(t.initials(of: "omar") == "O")
+        #expect(t.initials(of: "Mary Ann Smith-Jones") == "MJ")
+        #expect(t.initials(of: "José Núñez") == "JN")
+        #expect(t.initials(of: "élodie durand") == "ÉD")
+        #expect(t.initials(of: "DJ 3000") == "D3")
+        #expect(t.initials(of: "  ") == "")
+    }
+
+    @Test func theNameIsShownWhenItFitsAndTheInitialsWhenItDoesNot() throws {
+        let wide = Rect(x: 0, y: 0, width: 640, height: 360)
+        #expect(PlaceholderCard.text(for: "José Núñez", in: wide, typesetter: typesetter)?.text == "José Núñez")
+        let long = "Maximiliana Alexandrovna Featherstonehaugh-Montmorency"
+        let card = try #require(PlaceholderCard.text(for: long, in: wide, typesetter: typesetter))
+        #expect(card.text == "MM")
+        #expect(card.size > PlaceholderCard.nameSize(in: wide), "initials are larger than a name")
+        // Too small for legible text: the slate alone.
+        #expect(PlaceholderCard.text(for: "Maya", in: Rect(x: 0, y: 0, width: 40, height: 22), typesetter: typesetter) == nil)
+    }
+
+    @Test func aNameNoFontCanDrawGivesItsDrawableInitialsOrNothing() throws {
+        let t = typesetter
+        // Devanagari is in neither DejaVu nor Noto CJK.
+        let hindi = "अर्जुन शर्मा"
+        try #require(!t.canDraw(hindi))
+        let tile = Rect(x: 0, y: 0, width: 640, height: 360)
+        #expect(PlaceholderCard.text(for: "\(hindi) Rao", in: tile, typesetter: t)?.text == "R")
+        #expect(PlaceholderCard.text(for: hindi, in: tile, typesetter: t) == nil)
+    }
+
+    @Test func paintsTheNameInInkOnTheSlate() throws {
         let canvas = try CanvasFrame(width: 320, height: 180)
-        try canvas.fill(color: RGBColor(r: 0, g: 0, b: 0))
+        try canvas.fill(color: .black)
         let tile = Rect(x: 0, y: 0, width: 320, height: 180)
-        try PlaceholderCard.paint(name: "Lee", in: tile, on: canvas)
-        let strokes = PlaceholderCard.strokes("L", in: tile)
-        // "L": a vertical bar down the left column, the bottom row all lit.
-        let cell = strokes[0].width
-        let bar = try #require(strokes.first)
-        let inkAt = { (x: Int, y: Int) in canvas.pixelRGB(x: x, y: y).isClose(to: PlaceholderCard.ink, tolerance: 6) }
-        #expect(inkAt(bar.x + cell / 2, bar.y + cell / 2))
-        #expect(inkAt(bar.x + 4 * cell + cell / 2, bar.y + 6 * cell + cell / 2), "bottom row, last column")
-        #expect(!inkAt(bar.x + 2 * cell + cell / 2, bar.y + 3 * cell + cell / 2), "the L's open middle")
+        try PlaceholderCard.paint(name: "Lee", in: tile, on: canvas, typesetter: typesetter)
+        let (x, y) = try #require(Self.inkPoint(for: "Lee", in: tile))
+        #expect(canvas.pixelRGB(x: x, y: y).isClose(to: PlaceholderCard.ink, tolerance: 6))
         #expect(canvas.pixelRGB(x: 2, y: 2).isClose(to: PlaceholderCard.slate, tolerance: 6))
         #expect(canvas.pixelRGB(x: 160, y: 170).isClose(to: PlaceholderCard.slate, tolerance: 6))
+        // Ink covers letters' worth of the card, not a bar or a block.
+        var ink = 0
+        for py in stride(from: 0, to: 180, by: 1) {
+            for px in 0..<320 where canvas.pixelRGB(x: px, y: py).isClose(to: PlaceholderCard.ink, tolerance: 30) { ink += 1 }
+        }
+        #expect(ink > 100 && ink < 320 * 180 / 20, "\(ink) ink pixels")
     }
 }

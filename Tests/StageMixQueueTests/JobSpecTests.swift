@@ -22,6 +22,17 @@ struct JobSpecTests {
         #expect(relative.capture == "/work/cap" && relative.options.layout == "/work/my.json" && relative.options.prices == "/work/p.json")
     }
 
+    /// `labels: false` is `--labels off` for the worker's compose; on is the default and says nothing.
+    @Test func labelsOffBecomesAnArgumentAndOnIsTheDefault() {
+        var options = ComposeOptions()
+        options.labels = false
+        #expect(options.arguments == ["--labels", "off"])
+        #expect(options.normalised().labels == false)
+        options.labels = true
+        #expect(options.arguments == [])
+        #expect(options.normalised().labels == nil, "on and unset are one job")
+    }
+
     /// `--renditions`: parsed into a ladder largest first, the canvas its largest, and refused
     /// (naming the option) when it cannot be one.
     @Test func renditionsAreALadderComposedAtItsLargest() throws {

@@ -99,7 +99,8 @@ public struct CompositionPlan: Sendable, Hashable, Codable {
         var tile = PlannedTile(participantId: participant.participantId, name: participant.name,
                                source: placed.source.kind, region: placed.region, rect: placed.rect, z: placed.z,
                                fit: placed.fit, show: .placeholder, trackId: nil, layer: nil,
-                               placeholderReason: "no_video")
+                               placeholderReason: "no_video",
+                               label: PlannedLabel.of(name: participant.name, style: placed.label))
         guard let subscribed = participant.track(source: wanted), let track = tracks[subscribed.trackId],
               let layer = LayerChoice.choose(for: track, tile: placed.rect, fit: placed.fit) else { return tile }
         tile.trackId = track.id

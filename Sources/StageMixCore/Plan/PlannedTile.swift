@@ -26,12 +26,15 @@ public struct PlannedTile: Sendable, Hashable, Codable {
     public var layer: LayerChoice?
     /// Why the tile shows the placeholder: `no_video`, `muted`, `paused`.
     public var placeholderReason: String?
+    /// The name drawn in a corner of the tile, over whatever it shows; nil for none.
+    public var label: PlannedLabel?
 
     public init(participantId: String, name: String, source: SourceKind, region: String, rect: Rect, z: Int, fit: Fit,
-                show: Show, trackId: String?, layer: LayerChoice?, placeholderReason: String?) {
+                show: Show, trackId: String?, layer: LayerChoice?, placeholderReason: String?, label: PlannedLabel? = nil) {
         self.participantId = participantId; self.name = name; self.source = source; self.region = region
         self.rect = rect; self.z = z; self.fit = fit; self.show = show; self.trackId = trackId; self.layer = layer
         self.placeholderReason = placeholderReason
+        self.label = label
     }
 
     /// Pixels of video flowing to this tile, counted by billing: only live video carries any.

@@ -15,7 +15,7 @@ extension Layout {
             guard !rects.isEmpty else { continue }
             fills.append(RegionFill(region: region.name, rect: frame, z: region.z, color: region.background))
             tiles += zip(chosen, rects).map { source, rect in
-                PlacedTile(source: source, rect: rect, z: region.z, fit: region.fit, region: region.name)
+                PlacedTile(source: source, rect: rect, z: region.z, fit: region.fit, region: region.name, label: region.label)
             }
         }
         return Arrangement(canvas: canvas, background: background,

@@ -17,4 +17,8 @@ public enum LayoutLimits {
     public static let skip = 0...10_000
     /// A region's `limit`: never more tiles than its largest grid.
     public static let limit = 1...(gridSide.upperBound * gridSide.upperBound)
+    /// A label's `size`, the font's pixel size at the layout's canvas size: from barely legible to a caption.
+    public static let labelSize = 6...256
+    /// A label's `margin` from its tile's edges, in pixels at the layout's canvas size.
+    public static let labelMargin = 0...1_024
 }

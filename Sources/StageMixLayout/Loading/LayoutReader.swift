@@ -7,7 +7,8 @@ final class LayoutReader {
     private static let layoutFields = ["name", "canvas", "regions", "focus"]
     private static let canvasFields = ["width", "height", "fps", "background"]
     private static let regionFields = ["name", "x", "y", "width", "height", "z", "maxRows", "maxColumns", "gap",
-                                       "fit", "background", "sources", "order", "skip", "limit", "when", "tileAspect"]
+                                       "fit", "background", "sources", "order", "skip", "limit", "when", "tileAspect", "label"]
+    private static let labelFields = ["position", "size", "margin", "color", "plate", "plateOpacity"]
     /// Fractions may overshoot 1 by this much, to forgive decimal notation.
     private static let tolerance = 1e-9
 
@@ -85,6 +86,7 @@ final class LayoutReader {
         let limit = optionalField(object, "limit", at: path) { integer($0, at: $1, in: LayoutLimits.limit) }
         let when = field(object, "when", at: path, default: RegionCondition.always, convert: choice)
         let tileAspect = optionalField(object, "tileAspect", at: path, convert: aspect)
+        let label = optionalField(object, "label", at: path, convert: readLabel)
 
         if let x, let width, x + width > 1 + Self.tolerance {
             report(path, "region runs past the canvas's right edge: x + width = \(x + width)")
@@ -99,11 +101,25 @@ final class LayoutReader {
             checkRoom(pixels: Double(canvas.height) * height, tiles: maxRows, gap: gap, axis: "high", field: "maxRows", at: path)
         }
         guard let name, let x, let y, let width, let height, let z, let maxRows, let maxColumns, let gap, let fit,
-              let regionBackground, let sources, let order, let skip, let limit, let when, let tileAspect
+              let regionBackground, let sources, let order, let skip, let limit, let when, let tileAspect,
+              let label
         else { return nil }
         return Region(name: name, x: x, y: y, width: width, height: height, z: z, maxRows: maxRows,
                       maxColumns: maxColumns, gap: gap, fit: fit, background: regionBackground, sources: sources,
-                      order: order, skip: skip, limit: limit, when: when, tileAspect: tileAspect)
+                      order: order, skip: skip, limit: limit, when: when, tileAspect: tileAspect, label: label)
+    }
+
+    private func readLabel(_ value: JSONValue, at path: String) -> LabelStyle? {
+        guard let object = object(value, at: path) else { return nil }
+        checkFields(of: object, allowed: Self.labelFields, at: path)
+        let position = field(object, "position", at: path, default: LabelStyle.defaultPosition, convert: choice)
+        let size = field(object, "size", at: path, default: LabelStyle.defaultSize) { integer($0, at: $1, in: LayoutLimits.labelSize) }
+        let margin = field(object, "margin", at: path, default: LabelStyle.defaultMargin) { integer($0, at: $1, in: LayoutLimits.labelMargin) }
+        let color = field(object, "color", at: path, default: LabelStyle.defaultColor, convert: self.color)
+        let plate = field(object, "plate", at: path, default: LabelStyle.defaultPlate, convert: self.color)
+        let opacity = field(object, "plateOpacity", at: path, default: LabelStyle.defaultPlateOpacity, convert: unitInterval)
+        guard let position, let size, let margin, let color, let plate, let opacity else { return nil }
+        return LabelStyle(position: position, size: size, margin: margin, color: color, plate: plate, plateOpacity: opacity)
     }
 
     /// Each tile needs at least 2 pixels besides the gaps, at the layout's own canvas size.
@@ -189,6 +205,11 @@ final class LayoutReader {
             return mismatch(path, positive ? "a fraction of the canvas in (0, 1]" : "a fraction of the canvas in [0, 1]", value)
         }
         return min(number, 1)
+    }
+
+    private func unitInterval(_ value: JSONValue, at path: String) -> Double? {
+        guard case .number(let json) = value, (0...1).contains(json.value) else { return mismatch(path, "a number in [0, 1]", value) }
+        return json.value
     }
 
     private func color(_ value: JSONValue, at path: String) -> RGBColor? {

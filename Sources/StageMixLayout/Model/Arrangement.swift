@@ -6,13 +6,16 @@ public struct PlacedTile: Sendable, Hashable, Codable {
     public var fit: Fit
     /// The name of the region that placed it.
     public var region: String
+    /// The region's label style, when its tiles show names.
+    public var label: LabelStyle?
 
-    public init(source: LayoutSource, rect: Rect, z: Int, fit: Fit, region: String) {
+    public init(source: LayoutSource, rect: Rect, z: Int, fit: Fit, region: String, label: LabelStyle? = nil) {
         self.source = source
         self.rect = rect
         self.z = z
         self.fit = fit
         self.region = region
+        self.label = label
     }
 }
 

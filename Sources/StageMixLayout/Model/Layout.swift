@@ -62,7 +62,15 @@ public struct Layout: Sendable, Hashable, Codable {
                         Double(canvas.height) / Double(max(1, self.canvas.height)))
         for index in copy.regions.indices {
             copy.regions[index].gap = Even.round(Double(regions[index].gap) * scale)
+            copy.regions[index].label = regions[index].label?.scaled(by: scale)
         }
+        return copy
+    }
+
+    /// The same layout with no names on its tiles (`--labels off`).
+    public var withoutLabels: Layout {
+        var copy = self
+        for index in copy.regions.indices { copy.regions[index].label = nil }
         return copy
     }
 

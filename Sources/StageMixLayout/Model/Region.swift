@@ -27,11 +27,14 @@ public struct Region: Sendable, Hashable, Codable {
     public var when: RegionCondition
     /// When set, tiles keep this shape inside their grid cell; otherwise a tile is its whole cell.
     public var tileAspect: TileAspect?
+    /// The participant's name on each tile, or nil for none.
+    public var label: LabelStyle?
 
     public init(name: String, x: Double, y: Double, width: Double, height: Double, z: Int = 0,
                 maxRows: Int = 1, maxColumns: Int = 1, gap: Int = 0, fit: Fit = .cover,
                 background: RGBColor = .black, sources: [SourceKind] = [.camera], order: SourceOrder = .pinned,
-                skip: Int = 0, limit: Int? = nil, when: RegionCondition = .always, tileAspect: TileAspect? = nil) {
+                skip: Int = 0, limit: Int? = nil, when: RegionCondition = .always, tileAspect: TileAspect? = nil,
+                label: LabelStyle? = nil) {
         self.name = name
         self.x = x
         self.y = y
@@ -49,6 +52,7 @@ public struct Region: Sendable, Hashable, Codable {
         self.limit = limit
         self.when = when
         self.tileAspect = tileAspect
+        self.label = label
     }
 
     /// The most tiles this region places.

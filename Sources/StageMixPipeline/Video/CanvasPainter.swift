@@ -19,14 +19,22 @@ final class CanvasPainter {
     /// Where a tile showed another layer than planned, because the planned one had no picture there.
     let standIns: LayerStandInLog
     private let frameMs: Int
+    /// Names on placeholders and labels, rasterised once each.
+    private let typesetter: NameTypesetter
+    private let labels: LabelPainter
 
-    init(capture: Capture, canvas size: CanvasSize, fps: Int, ledger: LossLedger) {
+    init(capture: Capture, canvas size: CanvasSize, fps: Int, ledger: LossLedger,
+         typesetter: NameTypesetter = NameTypesetter()) {
         self.capture = capture
         canvasSize = size
         self.ledger = ledger
         frameSeconds = 1 / Double(max(1, fps))
         frameMs = 1000 / max(1, fps)
         standIns = LayerStandInLog(frameMs: frameMs)
+        self.typesetter = typesetter
+        labels = LabelPainter(typesetter: typesetter)
+        // Without a font the composition goes on, without names; report.json says why.
+        if let problem = typesetter.problem { lostMedia["fonts"] = problem }
     }
 
     /// A canvas this compositor can paint.
@@ -74,7 +82,8 @@ final class CanvasPainter {
             defer { clock.charge(.videoCompose) }
             guard let frame else {
                 if !sameLayout || state.pictures[key] != nil {
-                    try PlaceholderCard.paint(name: tile.name, in: tile.rect, on: canvas)
+                    try PlaceholderCard.paint(name: tile.name, in: tile.rect, on: canvas, typesetter: typesetter)
+                    try paintLabel(of: tile, in: tile.rect, on: canvas)
                     state.pictures[key] = nil
                 }
                 continue
@@ -85,7 +94,17 @@ final class CanvasPainter {
             // Fitted as shown: a phone's portrait picture stored landscape with a 90° display matrix is portrait.
             let placement = Self.placement(of: CanvasSize(width: frame.displayWidth, height: frame.displayHeight), in: tile)
             try scaler(for: key).scale(frame, into: canvas, rect: placement.destination, sourceCrop: placement.sourceCrop)
+            // On the picture, not on a `contain` tile's bars: those are painted only when the layout
+            // changes, so a translucent plate over them would darken with every new frame.
+            try paintLabel(of: tile, in: placement.destination, on: canvas)
         }
+    }
+
+    /// Over the picture just drawn: a tile not repainted keeps the label it has, and a translucent
+    /// plate must not be laid twice over the same picture.
+    private func paintLabel(of tile: PlannedTile, in area: Rect, on canvas: CanvasFrame) throws(MediaError) {
+        guard let label = tile.label else { return }
+        try labels.paint(label, in: area, on: canvas)
     }
 
     /// The picture of `trackId` at session time `t`; stand-ins are logged at output time `outputT`.

@@ -1,59 +1,38 @@
 import Foundation
 import StageMixMedia
 
-/// What a tile without video shows: a slate with the participant's initials in the middle, as
-/// conferencing apps show someone whose camera is off, so viewers still see who is on stage.
+/// What a tile without video shows: a slate with the participant's name in the middle, as
+/// conferencing apps show someone whose camera is off, so viewers still see who is on stage. A name
+/// too wide for the tile, or one no installed font can draw, gives its initials, larger.
 enum PlaceholderCard {
     static let slate = RGBColor(r: 0x3A, g: 0x3F, b: 0x4B)
     static let ink = RGBColor(r: 0xD0, g: 0xD4, b: 0xDC)
 
-    /// Up to two initials: the first letter of the first and of the last word of `name`, accents
-    /// folded ("José Núñez" is "JN"); letters the font lacks are skipped, so a name may give none.
-    static func initials(of name: String) -> String {
-        let words = name.split { !$0.isLetter && !$0.isNumber }
-        let letters = words.compactMap { word -> Character? in
-            word.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil).uppercased()
-                .first { BitmapFont.glyph($0) != nil }
+    /// The name is an eighth of the tile's height (at most 48 px) and within four fifths of its width.
+    static func nameSize(in tile: Rect) -> Int { min(48, tile.height / 8) }
+    /// Initials are a fifth of the tile's height (at most 96 px).
+    static func initialsSize(in tile: Rect) -> Int { min(96, tile.height / 5) }
+    static func maxTextWidth(in tile: Rect) -> Int { tile.width * 4 / 5 }
+
+    /// The text on the card of `name` in `tile`, and its size; nil when nothing legible fits.
+    static func text(for name: String, in tile: Rect, typesetter: NameTypesetter) -> (text: String, size: Int)? {
+        let size = nameSize(in: tile), maxWidth = maxTextWidth(in: tile)
+        if size >= LabelPainter.minSize, typesetter.canDraw(name), typesetter.width(name, size: size) <= maxWidth {
+            return (name, size)
         }
-        guard let first = letters.first else { return "" }
-        return letters.count > 1 ? String([first, letters.last!]) : String(first)
+        let initials = typesetter.initials(of: name), large = initialsSize(in: tile)
+        guard large >= LabelPainter.minSize, !initials.isEmpty, typesetter.width(initials, size: large) <= maxWidth
+        else { return nil }
+        return (initials, large)
     }
 
-    /// The rectangles painted in ink for `text` centred in `tile` (a little above the middle), each
-    /// font pixel a square of an even number of canvas pixels so 4:2:0 chroma stays exact; empty when
-    /// the tile is too small for text.
-    static func strokes(_ text: String, in tile: Rect) -> [Rect] {
-        let glyphs = text.compactMap(BitmapFont.glyph)
-        guard !glyphs.isEmpty else { return [] }
-        let columns = glyphs.count * BitmapFont.width + (glyphs.count - 1)
-        // The text is about a fifth of the tile's height, and never wider than two thirds of it.
-        var cell = min(tile.height / 5 / BitmapFont.height, tile.width * 2 / 3 / columns) & ~1
-        guard cell >= 2 else { return [] }
-        cell = min(cell, 16)
-        let x0 = (tile.x + (tile.width - columns * cell) / 2) & ~1
-        let y0 = (tile.y + tile.height * 9 / 20 - BitmapFont.height * cell / 2) & ~1
-        var rects: [Rect] = []
-        for (index, rows) in glyphs.enumerated() {
-            let gx = x0 + index * (BitmapFont.width + 1) * cell
-            for (row, bits) in rows.enumerated() {
-                // Runs of lit pixels in a row become one rectangle.
-                var column = 0
-                while column < BitmapFont.width {
-                    guard bits & (0b10000 >> column) != 0 else { column += 1; continue }
-                    let start = column
-                    while column < BitmapFont.width, bits & (0b10000 >> column) != 0 { column += 1 }
-                    rects.append(Rect(x: gx + start * cell, y: y0 + row * cell, width: (column - start) * cell, height: cell))
-                }
-            }
-        }
-        return rects
-    }
-
-    /// Paints the card for `name` over `tile`.
-    static func paint(name: String, in tile: Rect, on canvas: CanvasFrame) throws(MediaError) {
+    /// Paints the card for `name` over `tile`: the text centred, a little above the middle.
+    static func paint(name: String, in tile: Rect, on canvas: CanvasFrame, typesetter: NameTypesetter) throws(MediaError) {
         try canvas.fill(rect: tile, color: slate)
-        for stroke in strokes(initials(of: name), in: tile) {
-            try canvas.fill(rect: stroke, color: ink)
-        }
+        guard let (text, size) = text(for: name, in: tile, typesetter: typesetter),
+              let mask = try typesetter.mask(text, size: size) else { return }
+        let x = tile.x + (tile.width - mask.width) / 2
+        let y = tile.y + tile.height * 9 / 20 - mask.height / 2
+        try canvas.blend(mask, at: (x, y), color: ink)
     }
 }

@@ -26,7 +26,7 @@ public struct CompositionRequest: Sendable {
         "overflowTier": .string, "segmentSeconds": .number, "segmentFormat": .string, "preset": .string,
         "videoBitrate": .string, "crf": .number, "audioBitrate": .string, "encoderThreads": .integer,
         "loudness": .stringOrNumber, "mp4": .boolean, "thumbnails": .number,
-        "renditions": .string, "edits": .object,
+        "renditions": .string, "edits": .object, "labels": .boolean,
     ]
     static let topLevelFields: Set<String> = ["capture", "layout", "options", "callbackUrl", "idempotencyKey"]
 
@@ -128,6 +128,9 @@ public struct CompositionRequest: Sendable {
         case ("mp4", _):
             guard case .bool(let b) = value else { throw Problem.invalid(field, "must be true or false, not \(value.kind)") }
             options.mp4 = b ? true : nil
+        case ("labels", _):
+            guard case .bool(let b) = value else { throw Problem.invalid(field, "must be true or false, not \(value.kind)") }
+            options.labels = b ? nil : false
         case ("prices", _): options.prices = try tables.store(value, field: field, kind: .prices)
         case ("tiers", _): options.tiers = try tables.store(value, field: field, kind: .tiers)
         // Checked against the capture (its participants and length) where the request is planned.

@@ -525,6 +525,11 @@ public enum OpenAPIDocument {
             "default": false,
             "description": "Also write composition.mp4 (progressive, moov first) from the same encoded packets as the HLS."
           },
+          "labels": {
+            "type": "boolean",
+            "default": true,
+            "description": "Participants' names on their tiles, where the layout puts them (every built-in layout does); false is --labels off."
+          },
           "thumbnails": {
             "type": "number",
             "minimum": 1,

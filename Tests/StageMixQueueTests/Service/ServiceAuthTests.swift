@@ -110,6 +110,7 @@ struct ServiceAuthTests {
             (#"{"capture": "panel", "options": {"pauseGrace": -1}}"#, 422, "options.pauseGrace"),
             (#"{"capture": "panel", "options": {"resolution": "99999x1"}}"#, 422, "options.resolution"),
             (#"{"capture": "panel", "options": {"out": "/etc"}}"#, 422, "options.out"),
+            (#"{"capture": "panel", "options": {"labels": "off"}}"#, 422, "options.labels"),
             (#"{"capture": "panel", "options": {"prices": {"currency": "USD", "perMinute": {"Nope": 1}}}}"#, 422, "options.prices"),
             (#"{"capture": "panel", "options": {"edits": {"exclude": [{"participant": "p-nobody"}]}}}"#, 422, "options.edits"),
             (#"{"capture": "panel", "options": {"edits": {"cut": [{"from": 0, "to": 999}]}}}"#, 422, "options.edits"),
