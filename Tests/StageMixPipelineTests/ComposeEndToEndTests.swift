@@ -86,7 +86,9 @@ struct ComposeEndToEndTests {
     static func checkTiles(_ c: Composed, at t: Double) throws {
         let frame = try #require(c.output.frame(at: t), "a frame at \(t) s")
         let interval = try #require(c.plan.interval(atMs: Int(t * 1000)))
-        for tile in interval.tiles {
+        for (index, tile) in interval.tiles.enumerated() {
+            // A tile drawn later (a picture-in-picture inset) covers part of this one.
+            let above = interval.tiles.dropFirst(index + 1).map(\.rect)
             let want: RGBColor = tile.show == .placeholder
                 ? RGBColor(r: 0x3A, g: 0x3F, b: 0x4B) : try #require(c.colors[tile.participantId])
             if tile.show == .placeholder {
@@ -96,7 +98,7 @@ struct ComposeEndToEndTests {
                 #expect(got.isClose(to: RGBColor(r: 0xD0, g: 0xD4, b: 0xDC), tolerance: 40),
                         "t=\(t) \(tile.participantId)'s name at (\(x),\(y)): \(got)")
             }
-            let points = probePoints(tile)
+            let points = probePoints(tile).filter { p in !above.contains { $0.contains(x: p.0, y: p.1) } }
             #expect(points.count >= 3, "\(tile.participantId): room to probe beside the label")
             for (x, y) in points {
                 let got = try #require(frame.pixelRGB(x: x, y: y))
@@ -283,6 +285,29 @@ struct ComposeEndToEndTests {
         let held = try #require(c.plan.interval(atMs: 4_500)?.tiles.first { $0.participantId == "p-ben" })
         #expect(held.show == .heldFrame)
         #expect(c.plan.interval(atMs: 6_500)?.tiles.first { $0.participantId == "p-ben" }?.show == .placeholder)
+        for t in [4.5, 5.9, 6.5, 7.8] { try Self.checkTiles(c, at: t) }
+    }
+
+    /// Picture in picture: Ana's live camera fills the canvas and is drawn anew every frame; Ben's inset
+    /// above it holds a frame (paused from 3 s), then shows his placeholder. The inset is drawn again
+    /// over each new main picture, though its own picture has not changed.
+    /// The same with the inset at the main picture's z, drawn after it by file order.
+    @Test(arguments: ["built-in", "same z"])
+    func anInsetHoldingAFrameStaysOnTopOfALiveMainPicture(variant: String) throws {
+        var layout = "pip"
+        if variant == "same z" {
+            var pip = try #require(Layout.builtin(named: "pip"))
+            pip.regions = pip.regions.map { var r = $0; r.z = 0; return r }
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("pip-same-z-\(UUID().uuidString).json")
+            try JSONEncoder().encode(pip).write(to: file)
+            layout = file.path
+        }
+        defer { if layout != "pip" { try? FileManager.default.removeItem(atPath: layout) } }
+        var c = try Self.compose(codec: .vp8, layout: layout, scenario: Self.scenario(pauseBen: 3_000...7_500))
+        defer { c.cleanup() }
+        c.pausedAtMs["TR_ben_cam"] = 3_000
+        #expect(c.plan.interval(atMs: 4_500)?.tiles.map { "\($0.region) \($0.participantId) \($0.show)" }
+                == ["main p-ana video", "inset p-ben heldFrame"])
         for t in [4.5, 5.9, 6.5, 7.8] { try Self.checkTiles(c, at: t) }
     }
 

@@ -71,8 +71,23 @@ final class CanvasPainter {
             }
         }
         clock.charge(.videoCompose)
+        // A tile drawn again this frame paints over whatever is drawn after it (a picture-in-picture
+        // inset, above it or later at the same z): those regions are refilled and their tiles drawn
+        // again, even where their own picture is unchanged. Regions are in drawing order, as tiles are.
+        let order = Dictionary(interval.regions.enumerated().map { ($0.element.region, $0.offset) }, uniquingKeysWith: { a, _ in a })
+        var overdrawn: Set<String> = [], refilled: Set<String> = []
+        func drawn(_ area: Rect, by region: String) {
+            let after = (order[region] ?? interval.regions.count) + 1
+            for fill in interval.regions.dropFirst(after) where fill.rect.intersects(area) { overdrawn.insert(fill.region) }
+        }
         for tile in interval.tiles {
             let key = Self.key(tile)
+            let covered = overdrawn.contains(tile.region)
+            if covered, !refilled.contains(tile.region), let fill = interval.regions.first(where: { $0.region == tile.region }) {
+                try canvas.fill(rect: fill.rect, color: fill.color)
+                refilled.insert(tile.region)
+                drawn(fill.rect, by: fill.region)
+            }
             let frame = tile.show == .placeholder ? nil : tile.trackId.flatMap { trackId in
                 tile.layer.flatMap {
                     picture(trackId: trackId, quality: $0.quality, hold: tile.show == .heldFrame, at: sessionT, outputT: t)
@@ -81,15 +96,16 @@ final class CanvasPainter {
             clock.charge(.videoDecode)
             defer { clock.charge(.videoCompose) }
             guard let frame else {
-                if !sameLayout || state.pictures[key] != nil {
+                if !sameLayout || state.pictures[key] != nil || covered {
                     try PlaceholderCard.paint(name: tile.name, in: tile.rect, on: canvas, typesetter: typesetter)
                     try paintLabel(of: tile, in: tile.rect, on: canvas)
                     state.pictures[key] = nil
+                    drawn(tile.rect, by: tile.region)
                 }
                 continue
             }
             // A held frame, or a source slower than the output: the canvas already shows it.
-            if sameLayout, state.pictures[key] === frame { continue }
+            if sameLayout, !covered, state.pictures[key] === frame { continue }
             state.pictures[key] = frame
             // Fitted as shown: a phone's portrait picture stored landscape with a 90° display matrix is portrait.
             let placement = Self.placement(of: CanvasSize(width: frame.displayWidth, height: frame.displayHeight), in: tile)
@@ -97,6 +113,7 @@ final class CanvasPainter {
             // On the picture, not on a `contain` tile's bars: those are painted only when the layout
             // changes, so a translucent plate over them would darken with every new frame.
             try paintLabel(of: tile, in: placement.destination, on: canvas)
+            drawn(placement.destination, by: tile.region)
         }
     }
 
