@@ -37,6 +37,9 @@ public enum CompositionInput {
             return (capture, layout, doc)
         } catch let error as OptionError {
             throw error
+        } catch let stop as CancellationError {
+            // Stopped by a signal during the speaker pass: not bad input.
+            throw stop
         } catch {
             throw BadInput(error)
         }

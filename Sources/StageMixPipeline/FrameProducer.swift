@@ -86,8 +86,7 @@ final class FrameProducer: @unchecked Sendable {
                     let boundary = current.endMs * AudioTrackReader.sampleRate / 1000
                     let count = max(1, min(audioEnd, boundary) - samplesDone)
                     // Read where the session has it: later than the output by what edits cut before here.
-                    let sessionStart = samplesDone + (current.sessionOffsetMs ?? 0) * AudioTrackReader.sampleRate / 1000
-                    mix.append(current, start: sessionStart, count: count, to: &planes)
+                    mix.append(current, start: current.sessionSample(samplesDone), count: count, to: &planes)
                     samplesDone += count
                 }
                 outputMeter.add(planar: planes)

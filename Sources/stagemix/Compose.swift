@@ -2,6 +2,7 @@ import ArgumentParser
 import StageMixCommandLine
 import Foundation
 import StageMixCore
+import StageMixLayout
 import StageMixMedia
 import StageMixOptions
 import StageMixOutput
@@ -27,7 +28,17 @@ extension StageMix {
             try await runReportingErrors {
                 MediaLog.setLevel(.error)
                 let options = target.options(plan: plan, encode: encode)
-                let (capture, _, doc) = try CompositionInput.plan(capture: plan.capture, options: options, speakers: SpeakerPass.run)
+                let captureDirectory = plan.capture
+                // A speaker layout decodes every microphone while planning: C work, on a thread of its own, stoppable.
+                let planned: (Capture, Layout, PlanDocument)
+                do {
+                    planned = try await onOwnThread(named: "stagemix-plan") {
+                        try CompositionInput.plan(capture: captureDirectory, options: options, speakers: SpeakerPass.stoppable(signals))
+                    }
+                } catch is CancellationError {
+                    throw ExitCode(signals.exitCode ?? 130)
+                }
+                let (capture, _, doc) = planned
                 for warning in doc.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
                 let job = ComposeRun(capture: capture, document: doc, settings: ComposeSettings(options))
                 let out = URL(fileURLWithPath: target.out)

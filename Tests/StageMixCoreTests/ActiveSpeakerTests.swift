@@ -51,6 +51,19 @@ struct ActiveSpeakerTests {
         #expect(Self.switches(ActiveSpeakerDetector().speakers(from: noisy, durationMs: 10_000)) == ["5000 ben"])
     }
 
+    /// Ana talks, then leaves the stage at 5 s (her microphone no longer heard) and comes back silent
+    /// at 10 s: her turn ends where she went, and coming back does not give her the focus again.
+    @Test func aSpeakerWhoLeavesLosesTheFocus() {
+        var levels = Self.levels(seconds: 15, people: ["ana", "ben"], talks: [("ana", 0, 5)])
+        for h in 50..<100 { levels.levels["ana"]![h] = SpeakerLevels.silence }
+        let speakers = ActiveSpeakerDetector().speakers(from: levels, durationMs: 15_000)
+        #expect(speakers.turns == [.init(fromMs: 0, toMs: 5_000, participantId: "ana")])
+        // Ben then talks from 7 s: he takes the focus from there.
+        var later = levels
+        for h in 70..<150 { later.levels["ben"]![h] = -20 }
+        #expect(Self.switches(ActiveSpeakerDetector().speakers(from: later, durationMs: 15_000)) == ["0 ana", "7000 ben"])
+    }
+
     /// Someone who talks the whole time still counts as talking, though their "background" is their voice.
     @Test func aConstantTalkerIsTalking() {
         let levels = Self.levels(seconds: 10, people: ["ana"], talks: [("ana", 0, 10)], gaps: false)

@@ -132,7 +132,8 @@ extension SessionEdits {
         // Nothing left to compose is a mistake in the file, not an empty video.
         if walker.problems.isEmpty, let duration = sessionDurationMs, duration > 0, edits.removesTime,
            OutputClock(edits: edits, sessionDurationMs: duration).durationMs == 0 {
-            walker.problem(path.key(edits.cut.isEmpty ? "trim" : "cut"), expected: "edits that keep some of the session (\(Double(duration) / 1000) s)",
+            let trimAlone = OutputClock(edits: SessionEdits(trim: edits.trim), sessionDurationMs: duration).durationMs == 0
+            walker.problem(path.key(edits.cut.isEmpty || trimAlone ? "trim" : "cut"), expected: "edits that keep some of the session (\(Double(duration) / 1000) s)",
                            found: "the whole session removed")
         }
         guard walker.problems.isEmpty else { throw EditsError(problems: walker.problems) }

@@ -36,8 +36,8 @@ public struct CompositionPlan: Sendable, Hashable, Codable {
         var intervals: [PlanInterval] = []
         for whole in timeline.segments {
             // A change of speaker within a stretch of unchanged stage splits it.
-            let cuts = [whole.startMs] + (speakers?.changes(from: whole.startMs, to: whole.endMs) ?? []) + [whole.endMs]
-            for (start, end) in zip(cuts, cuts.dropFirst()) {
+            let boundaries = [whole.startMs] + (speakers?.changes(from: whole.startMs, to: whole.endMs) ?? []) + [whole.endMs]
+            for (start, end) in zip(boundaries, boundaries.dropFirst()) {
                 var segment = whole
                 segment.startMs = start
                 segment.endMs = end

@@ -21,8 +21,11 @@ public struct ActiveSpeakerDetector: Sendable {
     public var ceilingDBFS: Float = -35
     /// How fast a participant's held level falls once they stop (dB per hop).
     public var releaseDBPerHop: Float = 4
-    /// A challenge whose challenger has not been the loudest for this long starts over.
+    /// A challenge whose challenger has not been the loudest for longer than this starts over.
     public var challengeGapMs = 1_000
+    /// A speaker whose microphone is not heard at all this long (off stage, left out by an edit,
+    /// muted) loses the focus from the moment it went.
+    public var absenceMs = 1_000
 
     public init() {}
 
@@ -32,10 +35,22 @@ public struct ActiveSpeakerDetector: Sendable {
         let thresholds = ids.map { id in min(ceilingDBFS, max(floorDBFS, Self.background(levels.levels[id] ?? []) + marginDB)) }
         var held = [Float](repeating: SpeakerLevels.silence, count: ids.count)
         var current: String?
+        var absentSince: Int?
         var challenge: (id: String, startHop: Int, hops: Int, lastHop: Int)?
-        var switches: [(hop: Int, id: String)] = []
+        var switches: [(hop: Int, id: String?)] = []
 
         for h in 0..<levels.hopCount {
+            if let c = current {
+                if levels.level(c, hop: h) > SpeakerLevels.silence {
+                    absentSince = nil
+                } else if let since = absentSince ?? Optional(h), (h + 1 - since) * hop >= absenceMs {
+                    switches.append((since, nil))
+                    current = nil
+                    absentSince = nil
+                } else if absentSince == nil {
+                    absentSince = h
+                }
+            }
             var loudest: (index: Int, level: Float)?
             for (i, id) in ids.enumerated() {
                 held[i] = max(levels.level(id, hop: h), held[i] - releaseDBPerHop)
@@ -44,7 +59,7 @@ public struct ActiveSpeakerDetector: Sendable {
             guard let loudest else { continue }   // silence: the speaker stays, a challenge waits
             let id = ids[loudest.index]
             if id == current { challenge = nil; continue }
-            if var c = challenge, c.id == id, (h - c.lastHop) * hop <= challengeGapMs {
+            if var c = challenge, c.id == id, (h - c.lastHop - 1) * hop <= challengeGapMs {
                 c.hops += 1
                 c.lastHop = h
                 challenge = c
@@ -52,16 +67,19 @@ public struct ActiveSpeakerDetector: Sendable {
                 challenge = (id, h, 1, h)
             }
             if let c = challenge, c.hops * hop >= switchAfterMs {
-                switches.append((c.startHop, c.id))
+                // Placed where the challenger first was the loudest, but never before the last change.
+                switches.append((max(c.startHop, switches.last?.hop ?? 0), c.id))
                 current = c.id
+                absentSince = nil
                 challenge = nil
             }
         }
         var turns: [SpeakerTimeline.Turn] = []
         for (k, s) in switches.enumerated() {
-            let end = k + 1 < switches.count ? switches[k + 1].hop * hop : durationMs
+            guard let id = s.id else { continue }
+            let end = min(durationMs, k + 1 < switches.count ? switches[k + 1].hop * hop : durationMs)
             let from = min(s.hop * hop, durationMs)
-            if end > from { turns.append(.init(fromMs: from, toMs: end, participantId: s.id)) }
+            if end > from { turns.append(.init(fromMs: from, toMs: end, participantId: id)) }
         }
         return SpeakerTimeline(turns: turns)
     }

@@ -30,6 +30,17 @@ public struct SpeakerTimeline: Sendable, Hashable, Codable {
 
     /// Every instant the speaker changes within `[fromMs, toMs)`, ascending.
     func changes(from fromMs: Int, to toMs: Int) -> [Int] {
-        turns.flatMap { [$0.fromMs, $0.toMs] }.filter { $0 > fromMs && $0 < toMs }
+        // The first turn ending after `fromMs`, by bisection: a long session's segments each cost a logarithm.
+        var low = 0, high = turns.count
+        while low < high {
+            let mid = (low + high) / 2
+            if turns[mid].toMs <= fromMs { low = mid + 1 } else { high = mid }
+        }
+        var out: [Int] = []
+        for turn in turns[low...] {
+            if turn.fromMs >= toMs { break }
+            for edge in [turn.fromMs, turn.toMs] where edge > fromMs && edge < toMs && out.last != edge { out.append(edge) }
+        }
+        return out
     }
 }

@@ -41,7 +41,7 @@ struct InvitationLedger {
                 invitations[index].outcome = answer
                 invitations[index].resolvedAtMs = atMs
             } else if let late = unanswered[message.senderId]?.popLast() {
-                invitations[late].note = "answered \(answer.rawValue) at \(atMs) ms, after the \(Invitation.answerWindowMs / 1000) s window"
+                invitations[late].note = "answered \(answer.rawValue) at \(atMs) ms of the session, after the \(Invitation.answerWindowMs / 1000) s window"
             }
         default:
             break

@@ -71,7 +71,7 @@ struct LoudnessAnalysis {
                         meters[source.trackId] = meter
                         let count = end - at
                         for i in 0..<count { scratch[i] = 0 }
-                        let sessionAt = at + (interval.sessionOffsetMs ?? 0) * AudioTrackReader.sampleRate / 1000
+                        let sessionAt = interval.sessionSample(at)
                         try scratch.withUnsafeMutableBufferPointer { buffer in
                             try reader.mix(into: UnsafeMutableBufferPointer(rebasing: buffer[0..<count]), from: sessionAt)
                         }

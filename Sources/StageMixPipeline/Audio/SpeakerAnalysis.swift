@@ -17,12 +17,14 @@ public struct SpeakerAnalysis {
     }
 
     /// The speakers over the timeline. An unreadable microphone counts as silent (compose reports it).
-    public func speakers(detector: ActiveSpeakerDetector = ActiveSpeakerDetector()) -> SpeakerTimeline {
-        detector.speakers(from: levels(), durationMs: timeline.durationMs)
+    /// `shouldStop` is polled every 100 ms of audio; when it says so, this throws `CancellationError`.
+    public func speakers(detector: ActiveSpeakerDetector = ActiveSpeakerDetector(),
+                         shouldStop: () -> Bool = { false }) throws -> SpeakerTimeline {
+        detector.speakers(from: try levels(shouldStop: shouldStop), durationMs: timeline.durationMs)
     }
 
     /// Every heard microphone's level, per participant (the loudest of their microphones) and hop.
-    public func levels() -> SpeakerLevels {
+    public func levels(shouldStop: () -> Bool = { false }) throws -> SpeakerLevels {
         let rate = AudioTrackReader.sampleRate
         let hop = rate * SpeakerLevels.hopMs / 1000
         let totalSamples = timeline.durationMs * rate / 1000
@@ -36,6 +38,7 @@ public struct SpeakerAnalysis {
         var segmentIndex = 0
 
         for h in 0..<hopCount {
+            if shouldStop() { throw CancellationError() }
             let hopStart = h * hop, hopEnd = min(totalSamples, hopStart + hop)
             var energy: [String: (sum: Double, count: Int)] = [:]   // by microphone track
             var at = hopStart
@@ -45,7 +48,7 @@ public struct SpeakerAnalysis {
                 guard segmentIndex < timeline.segments.count else { break }
                 let segment = timeline.segments[segmentIndex]
                 let end = min(hopEnd, max(at + 1, segment.endMs * rate / 1000))
-                let sessionAt = at + (segment.sessionOffsetMs ?? 0) * rate / 1000
+                let sessionAt = segment.sessionSample(at)
                 var heard: Set<String> = []
                 for person in segment.onStage {
                     for track in person.tracks where track.source == .microphone && track.flow == .flowing && !failed.contains(track.trackId) {

@@ -66,7 +66,6 @@ final class LossLedger {
             .sorted { ($0.trackId, $0.fromMs, $0.cause.rawValue) < ($1.trackId, $1.fromMs, $1.cause.rawValue) }
     }
 
-    /// The stretches of session time in which `plan` subscribes `trackId` (at `layer`, for video).
     /// Where the plan reads `trackId` (at `layer`, or its audio when nil): stretches of session time,
     /// each with the offset from output time it is read at.
     static func planned(_ trackId: String, layer: LayerQuality?, in plan: CompositionPlan)

@@ -16,6 +16,8 @@ public struct CompositionRequest: Sendable {
     public var options: ComposeOptions
     public var callbackURL: String?
     public var idempotencyKey: String?
+    /// Edits given inline, not yet kept: `options.edits` is where they will be once a job needs them.
+    public var inlineEdits: Data?
 
     /// Largest request body read.
     public static let maxBodyBytes = 1 << 20
@@ -56,10 +58,11 @@ public struct CompositionRequest: Sendable {
             layout = name
         }
         var options = ComposeOptions(layout: layout)
+        var inlineEdits: Data?
         if let value = body["options"] {
             guard case .object(let fields) = value else { throw Problem.invalid("options", "must be an object, not \(value.kind)") }
             for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
-                try set(name, value, in: &options, tables: tables)
+                try set(name, value, in: &options, inlineEdits: &inlineEdits, tables: tables)
             }
         }
         // Words are compared lower-cased, as the queue normalises them: "FAST" is "fast".
@@ -86,10 +89,12 @@ public struct CompositionRequest: Sendable {
             idempotencyKey = key
         }
         return CompositionRequest(capture: capture, capturePath: capturePath, layout: layout,
-                                  options: options, callbackURL: callbackURL, idempotencyKey: idempotencyKey)
+                                  options: options, callbackURL: callbackURL, idempotencyKey: idempotencyKey,
+                                  inlineEdits: inlineEdits)
     }
 
-    private static func set(_ name: String, _ value: JSONValue, in options: inout ComposeOptions, tables: InlineTables) throws(Problem) {
+    private static func set(_ name: String, _ value: JSONValue, in options: inout ComposeOptions, inlineEdits: inout Data?,
+                            tables: InlineTables) throws(Problem) {
         let field = "options.\(name)"
         guard let kind = optionKinds[name] else {
             throw Problem.invalid(field, "unknown option; the options are \(optionKinds.keys.sorted().joined(separator: ", "))")
@@ -134,7 +139,10 @@ public struct CompositionRequest: Sendable {
         case ("prices", _): options.prices = try tables.store(value, field: field, kind: .prices)
         case ("tiers", _): options.tiers = try tables.store(value, field: field, kind: .tiers)
         // Checked against the capture (its participants and length) where the request is planned.
-        case ("edits", _): options.edits = try tables.store(value, field: field, kind: .edits)
+        case ("edits", _):
+            let (data, path) = try tables.encoded(value, field: field, kind: .edits)
+            options.edits = path
+            inlineEdits = data
         default: throw Problem.invalid(field, "unknown option")
         }
     }

@@ -84,7 +84,7 @@ struct RemadeCapture {
     func compose(_ settings: ComposeSettings = ComposeSettings(preset: "ultrafast"), layout: String = "grid") throws -> Composed {
         let capture = try CaptureReader.read(directory: directory)
         let document = try PlanDocument(capture: capture, layout: try Layout.resolve(layout)) {
-            SpeakerAnalysis(capture: capture, timeline: $0).speakers()
+            try SpeakerAnalysis(capture: capture, timeline: $0).speakers()
         }
         let out = root.appendingPathComponent("out-\(UUID().uuidString.prefix(8))")
         let report = try ComposeRun(capture: capture, document: document, settings: settings).run(out: out)

@@ -158,6 +158,14 @@ struct ServiceAuthTests {
         #expect(shown == ["p-maya"], "Omar is left out: \(shown)")
         let badPath = try await service.request("POST", "/v1/plans", token: token, body: #"{"capture": "panel", "options": {"edits": {"trim": {"start": 500}}}}"#)
         #expect(badPath.status == 422 && (badPath.json["detail"] as? String)?.contains("$.trim.start") == true, "\(badPath.body)")
+        // Refused edits and dry runs leave nothing under the output root; only tables a request gave are kept.
+        let inputs = URL(fileURLWithPath: service.outputRoot).appendingPathComponent(".stagemix-inputs")
+        let kept = (try? FileManager.default.contentsOfDirectory(atPath: inputs.path)) ?? []
+        for name in kept {
+            let text = (try? String(contentsOf: inputs.appendingPathComponent(name), encoding: .utf8)) ?? ""
+            #expect(!text.contains("\"trim\"") && !text.contains("\"exclude\"") && !text.contains("\"cut\""), "\(name): \(text.prefix(200))")
+            #expect(!name.hasPrefix("."), "a scratch file was left: \(name)")
+        }
         #expect(!service.log.contains("request failed"), "\(service.log)")
     }
 }

@@ -45,6 +45,16 @@ struct ServiceCompositionTests {
         let other = try await ServiceFixture.token(key: ServiceFixture.otherKey, secret: ServiceFixture.otherSecret)
         #expect(try await service.request("POST", "/v1/compositions", token: other, body: keyed).status == 201)
         #expect(try await queue.list(limit: 1000).count == 3)
+        // Inline edits: the same document twice is one composition, and the job's copy is kept.
+        let edited = #"{"capture": "panel", "options": {"edits": {"cut": [{"from": 10, "to": 12}]}}}"#
+        let first = try await service.request("POST", "/v1/compositions", token: token, body: edited)
+        let again = try await service.request("POST", "/v1/compositions", token: token, body: edited)
+        #expect(first.status == 201 && again.status == 200, "\(first.body) \(again.body)")
+        #expect(first.json["id"] as? String == again.json["id"] as? String)
+        let inputs = URL(fileURLWithPath: service.outputRoot).appendingPathComponent(".stagemix-inputs")
+        let kept = try FileManager.default.contentsOfDirectory(atPath: inputs.path)
+        #expect(kept.filter { !$0.hasPrefix(".") }.count == 1 && kept.allSatisfy { !$0.hasPrefix(".") }, "\(kept)")
+        #expect(try String(contentsOf: inputs.appendingPathComponent(kept[0]), encoding: .utf8).contains("\"cut\""))
         await queue.close()
     }
 
