@@ -40,60 +40,31 @@ struct LoudnessAnalysis {
 
     /// Decodes and measures; lost or unreadable tracks simply do not count (the composition reports them).
     func run(shouldStop: () -> Bool = { false }) throws -> Result {
-        let totalSamples = plan.durationMs * AudioTrackReader.sampleRate / 1000
-        var readers: [String: AudioTrackReader] = [:]
         var meters: [String: LoudnessMeter] = [:]
-        var failed: Set<String> = []
         /// Per track: (hop index, momentary energy) for each hop it was audible in.
         var energies: [String: [(hop: Int, energy: Double)]] = [:]
-        var scratch = [Float](repeating: 0, count: Self.hop)
         var hopCount = 0
-        // What the readers find wrong here the composition finds again and reports.
-        let unreported = LossLedger()
-
-        var start = 0
-        while start < totalSamples {
-            if shouldStop() { throw CancellationError() }
-            let hopEnd = min(totalSamples, start + Self.hop)
-            var heard: Set<String> = []
-            var at = start
-            while at < hopEnd {
-                let ms = at * 1000 / AudioTrackReader.sampleRate
-                guard let interval = plan.interval(atMs: ms) else { break }
-                let end = min(hopEnd, max(at + 1, interval.endMs * AudioTrackReader.sampleRate / 1000))
-                for source in interval.audio where !source.muted && !failed.contains(source.trackId) {
-                    do {
-                        let reader = try readers[source.trackId] ?? AudioTrackReader(
-                            url: capture.mediaURL(source.file), file: source.file, trackId: source.trackId,
-                            startOffsetMs: capture.track(source.trackId)?.startOffsetMs ?? 0, ledger: unreported)
-                        readers[source.trackId] = reader
-                        let meter = try meters[source.trackId] ?? LoudnessMeter(channels: 1, sampleRate: AudioTrackReader.sampleRate)
-                        meters[source.trackId] = meter
-                        let count = end - at
-                        for i in 0..<count { scratch[i] = 0 }
-                        let sessionAt = interval.sessionSample(at)
-                        try scratch.withUnsafeMutableBufferPointer { buffer in
-                            try reader.mix(into: UnsafeMutableBufferPointer(rebasing: buffer[0..<count]), from: sessionAt)
-                        }
-                        meter.add(planar: [Array(scratch[0..<count])])
-                        heard.insert(source.trackId)
-                    } catch {
-                        failed.insert(source.trackId)
-                        readers[source.trackId] = nil
+        try AudibleTrackWalk(capture: capture, hop: Self.hop).run(
+            durationMs: plan.durationMs, shouldStop: shouldStop,
+            stretch: { ms in
+                plan.interval(atMs: ms).map { interval in
+                    .init(endMs: interval.endMs, sessionOffsetMs: interval.sessionOffsetMs ?? 0,
+                          sources: interval.audio.filter { !$0.muted }.map { .init(trackId: $0.trackId, file: $0.file) })
+                }
+            },
+            take: { _, trackId, samples in
+                let meter = try meters[trackId] ?? LoudnessMeter(channels: 1, sampleRate: AudioTrackReader.sampleRate)
+                meters[trackId] = meter
+                meter.add(planar: [Array(samples)])
+            },
+            endOfHop: { hop, heard in
+                for id in heard {
+                    if let momentary = meters[id]?.momentaryLUFS {
+                        energies[id, default: []].append((hop, GatedLoudness.energy(lufs: momentary)))
                     }
                 }
-                // Readers of tracks no longer audible are closed, as the composition does.
-                readers = readers.filter { id, _ in interval.audio.contains { $0.trackId == id && !$0.muted } }
-                at = end
-            }
-            for id in heard {
-                if let momentary = meters[id]?.momentaryLUFS {
-                    energies[id, default: []].append((hopCount, GatedLoudness.energy(lufs: momentary)))
-                }
-            }
-            hopCount += 1
-            start = hopEnd
-        }
+                hopCount = hop + 1
+            })
         return decide(meters: meters, energies: energies, hopCount: hopCount)
     }
 

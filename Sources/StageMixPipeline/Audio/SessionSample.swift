@@ -5,6 +5,3 @@ extension PlanInterval {
     func sessionSample(_ sample: Int) -> Int { sample + (sessionOffsetMs ?? 0) * AudioTrackReader.sampleRate / 1000 }
 }
 
-extension StageSegment {
-    func sessionSample(_ sample: Int) -> Int { sample + (sessionOffsetMs ?? 0) * AudioTrackReader.sampleRate / 1000 }
-}

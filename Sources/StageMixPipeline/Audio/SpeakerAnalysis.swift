@@ -25,68 +25,40 @@ public struct SpeakerAnalysis {
 
     /// Every heard microphone's level, per participant (the loudest of their microphones) and hop.
     public func levels(shouldStop: () -> Bool = { false }) throws -> SpeakerLevels {
-        let rate = AudioTrackReader.sampleRate
-        let hop = rate * SpeakerLevels.hopMs / 1000
-        let totalSamples = timeline.durationMs * rate / 1000
-        let hopCount = (totalSamples + hop - 1) / hop
+        let hop = AudioTrackReader.sampleRate * SpeakerLevels.hopMs / 1000
+        let hopCount = (timeline.durationMs + SpeakerLevels.hopMs - 1) / SpeakerLevels.hopMs
         var levels: [String: [Float]] = [:]
-        var readers: [String: AudioTrackReader] = [:]
-        var failed: Set<String> = []
-        var scratch = [Float](repeating: 0, count: hop)
-        // Read problems are the composition's to report; this pass only listens.
-        let unreported = LossLedger()
+        var energy: [String: (sum: Double, count: Int)] = [:]   // this hop's, by microphone track
         var segmentIndex = 0
-
-        for h in 0..<hopCount {
-            if shouldStop() { throw CancellationError() }
-            let hopStart = h * hop, hopEnd = min(totalSamples, hopStart + hop)
-            var energy: [String: (sum: Double, count: Int)] = [:]   // by microphone track
-            var at = hopStart
-            while at < hopEnd {
-                let ms = at * 1000 / rate
+        try AudibleTrackWalk(capture: capture, hop: hop).run(
+            durationMs: timeline.durationMs, shouldStop: shouldStop,
+            stretch: { ms in
                 while segmentIndex + 1 < timeline.segments.count, timeline.segments[segmentIndex].endMs <= ms { segmentIndex += 1 }
-                guard segmentIndex < timeline.segments.count else { break }
+                guard segmentIndex < timeline.segments.count else { return nil }
                 let segment = timeline.segments[segmentIndex]
-                let end = min(hopEnd, max(at + 1, segment.endMs * rate / 1000))
-                let sessionAt = segment.sessionSample(at)
-                var heard: Set<String> = []
-                for person in segment.onStage {
-                    for track in person.tracks where track.source == .microphone && track.flow == .flowing && !failed.contains(track.trackId) {
-                        guard let file = capture.track(track.trackId)?.file else { continue }
-                        do {
-                            let reader = try readers[track.trackId] ?? AudioTrackReader(
-                                url: capture.mediaURL(file), file: file, trackId: track.trackId,
-                                startOffsetMs: capture.track(track.trackId)?.startOffsetMs ?? 0, ledger: unreported)
-                            readers[track.trackId] = reader
-                            let count = end - at
-                            for i in 0..<count { scratch[i] = 0 }
-                            try scratch.withUnsafeMutableBufferPointer { buffer in
-                                try reader.mix(into: UnsafeMutableBufferPointer(rebasing: buffer[0..<count]), from: sessionAt)
-                            }
-                            var sum = 0.0
-                            for i in 0..<count { sum += Double(scratch[i] * scratch[i]) }
-                            energy[track.trackId, default: (0, 0)].sum += sum
-                            energy[track.trackId, default: (0, 0)].count += count
-                            heard.insert(track.trackId)
-                        } catch {
-                            failed.insert(track.trackId)
-                            readers[track.trackId] = nil
-                        }
-                    }
+                // Microphones the mix hears: on stage, flowing (not muted, not left out).
+                let sources = segment.onStage.flatMap(\.tracks)
+                    .filter { $0.source == .microphone && $0.flow == .flowing }
+                    .compactMap { track in capture.track(track.trackId)?.file.map { AudibleTrackWalk.Source(trackId: track.trackId, file: $0) } }
+                return .init(endMs: segment.endMs, sessionOffsetMs: segment.sessionOffsetMs ?? 0, sources: sources)
+            },
+            take: { _, trackId, samples in
+                var sum = 0.0
+                for x in samples { sum += Double(x * x) }
+                energy[trackId, default: (0, 0)].sum += sum
+                energy[trackId, default: (0, 0)].count += samples.count
+            },
+            endOfHop: { h, _ in
+                for (trackId, e) in energy {
+                    guard let id = capture.track(trackId)?.participantId, h < hopCount else { continue }
+                    let rms = (e.sum / Double(max(1, e.count))).squareRoot()
+                    let db = rms > 0 ? max(SpeakerLevels.quietest, Float(20 * log10(rms))) : SpeakerLevels.quietest
+                    if levels[id] == nil { levels[id] = [Float](repeating: SpeakerLevels.silence, count: hopCount) }
+                    // A participant is as loud as the louder of their microphones.
+                    levels[id]![h] = max(levels[id]![h], db)
                 }
-                // A microphone no longer heard closes; heard again later, it seeks.
-                readers = readers.filter { heard.contains($0.key) }
-                at = end
-            }
-            for (trackId, e) in energy {
-                guard let id = capture.track(trackId)?.participantId else { continue }
-                let rms = (e.sum / Double(max(1, e.count))).squareRoot()
-                let db = rms > 0 ? max(SpeakerLevels.quietest, Float(20 * log10(rms))) : SpeakerLevels.quietest
-                if levels[id] == nil { levels[id] = [Float](repeating: SpeakerLevels.silence, count: hopCount) }
-                // A participant is as loud as the louder of their microphones.
-                levels[id]![h] = max(levels[id]![h], db)
-            }
-        }
+                energy = [:]
+            })
         return SpeakerLevels(hopCount: hopCount, levels: levels)
     }
 }

@@ -1,0 +1,78 @@
+import Foundation
+import StageMixCore
+import StageMixMedia
+
+/// The audio-only passes' common walk (loudness, active speaker): the composition's time in hops,
+/// every audible track decoded where the session has it and handed over hop by hop, one reader per
+/// track kept while it stays audible. A track that cannot be read (or that `take` refuses) is left
+/// out from then on: the composition itself finds the same trouble and reports it.
+struct AudibleTrackWalk {
+    /// A track to hear and its file.
+    struct Source {
+        var trackId: String
+        var file: String
+    }
+
+    /// From an output instant to its stretch: where it ends (output ms), how much later the session
+    /// is read (ms), and what is audible.
+    struct Stretch {
+        var endMs: Int
+        var sessionOffsetMs: Int
+        var sources: [Source]
+    }
+
+    let capture: Capture
+    /// Samples per hop, at 48 kHz.
+    let hop: Int
+
+    /// Walks `[0, durationMs)`: `stretch` says what is audible from an output ms (nil: nothing from
+    /// there on), `take` gets each audible track's samples (part of a hop, never across a stretch's
+    /// end) with the hop's index, and `endOfHop` follows each hop. Polls `shouldStop` once a hop.
+    func run(durationMs: Int, shouldStop: () -> Bool, stretch: (Int) -> Stretch?,
+             take: (_ hop: Int, _ trackId: String, _ samples: ArraySlice<Float>) throws -> Void,
+             endOfHop: (_ hop: Int, _ heard: Set<String>) -> Void) throws {
+        let rate = AudioTrackReader.sampleRate
+        let totalSamples = durationMs * rate / 1000
+        var readers: [String: AudioTrackReader] = [:]
+        var failed: Set<String> = []
+        var scratch = [Float](repeating: 0, count: hop)
+        // What the readers find wrong here the composition finds again and reports.
+        let unreported = LossLedger()
+        var start = 0, index = 0
+        while start < totalSamples {
+            if shouldStop() { throw CancellationError() }
+            let hopEnd = min(totalSamples, start + hop)
+            var heard: Set<String> = []
+            var at = start
+            while at < hopEnd {
+                guard let here = stretch(at * 1000 / rate) else { break }
+                let end = min(hopEnd, max(at + 1, here.endMs * rate / 1000))
+                let sessionAt = at + here.sessionOffsetMs * rate / 1000
+                for source in here.sources where !failed.contains(source.trackId) {
+                    do {
+                        let reader = try readers[source.trackId] ?? AudioTrackReader(
+                            url: capture.mediaURL(source.file), file: source.file, trackId: source.trackId,
+                            startOffsetMs: capture.track(source.trackId)?.startOffsetMs ?? 0, ledger: unreported)
+                        readers[source.trackId] = reader
+                        let count = end - at
+                        for i in 0..<count { scratch[i] = 0 }
+                        try scratch.withUnsafeMutableBufferPointer { buffer in
+                            try reader.mix(into: UnsafeMutableBufferPointer(rebasing: buffer[0..<count]), from: sessionAt)
+                        }
+                        try take(index, source.trackId, scratch[0..<count])
+                        heard.insert(source.trackId)
+                    } catch {
+                        failed.insert(source.trackId)
+                        readers[source.trackId] = nil
+                    }
+                }
+                // Readers of tracks no longer audible close, as the composition's do; heard again later, they seek.
+                readers = readers.filter { id, _ in here.sources.contains { $0.trackId == id } }
+                at = end
+            }
+            endOfHop(index, heard)
+            index += 1
+            start = hopEnd
+        }
+    }
+}
