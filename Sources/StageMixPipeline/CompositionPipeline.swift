@@ -25,6 +25,8 @@ public final class CompositionPipeline {
         public var audioSamples: Int
         /// Media file to the reason it could not be read.
         public var lostMedia: [String: String]
+        /// What could not be done as asked, the composition going on without it (names without a font).
+        public var warnings: [String]
         /// Every stretch in which a subscribed track was not shown or heard as planned.
         public var losses: [MediaLoss]
         /// Video frames decoded per layer file: only layers some tile showed appear.
@@ -95,7 +97,7 @@ public final class CompositionPipeline {
                                  totalSeconds: Double(plan.durationMs) / 1000,
                                  elapsedSeconds: Date().timeIntervalSince(started)))
         return Result(frames: frameCount, audioSamples: samplesDone,
-                      lostMedia: producer.lostMedia, losses: producer.ledger.losses(in: plan), decodedFrames: producer.decodedFrames,
+                      lostMedia: producer.lostMedia, warnings: producer.warnings, losses: producer.ledger.losses(in: plan), decodedFrames: producer.decodedFrames,
                       cpuSeconds: CPUSeconds(total: CurrentThread.processCPUSeconds - cpuStart, clock: producer.clock,
                                              loudnessPass: loudnessCPU),
                       loudness: LoudnessReport(

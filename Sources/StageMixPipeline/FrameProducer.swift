@@ -45,6 +45,7 @@ final class FrameProducer: @unchecked Sendable {
 
     /// Media files that could not be read; read after the thread is done.
     var lostMedia: [String: String] { compositor.lostMedia.merging(mix.lostMedia) { a, _ in a } }
+    var warnings: [String] { compositor.warnings }
     var decodedFrames: [String: Int] { compositor.decoded.framesByFile }
     var layerStandIns: [LayerStandIn] { compositor.standIns.stretches }
     /// CPU seconds the thread spent, by stage; read after it is done.

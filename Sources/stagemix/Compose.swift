@@ -65,6 +65,9 @@ extension StageMix {
                                       Double(standIn.fromMs) / 1000, Double(standIn.toMs) / 1000)
                     FileHandle.standardError.write(Data(line.utf8))
                 }
+                for warning in report.warnings.dropFirst(doc.warnings.count) {
+                    FileHandle.standardError.write(Data("warning: \(warning)\n".utf8))
+                }
                 for (file, why) in report.lostMedia.sorted(by: { $0.key < $1.key }) {
                     FileHandle.standardError.write(Data("warning: lost media \(file): \(why)\n".utf8))
                 }

@@ -10,6 +10,8 @@ final class CanvasPainter {
     private let capture: Capture
     private var sources: [String: TrackVideoSource] = [:]
     private var scalers: [String: Scaler] = [:]
+    /// What the composition could not do as asked but went on without (no font for names).
+    private(set) var warnings: [String] = []
     /// Media files that could not be read, with why; the composition goes on without them.
     private(set) var lostMedia: [String: String] = [:]
     let decoded = DecodeCounter()
@@ -33,8 +35,8 @@ final class CanvasPainter {
         standIns = LayerStandInLog(frameMs: frameMs)
         self.typesetter = typesetter
         labels = LabelPainter(typesetter: typesetter)
-        // Without a font the composition goes on, without names; report.json says why.
-        if let problem = typesetter.problem { lostMedia["fonts"] = problem }
+        // Without a font the composition goes on, without names; report.json's warnings say why.
+        if let problem = typesetter.problem { warnings.append("names are not drawn: \(problem)") }
     }
 
     /// A canvas this compositor can paint.
