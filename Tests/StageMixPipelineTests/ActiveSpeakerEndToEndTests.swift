@@ -53,4 +53,47 @@ struct ActiveSpeakerEndToEndTests {
             #expect(colour.isClose(to: colours[speaker]!, tolerance: 24), "t=\(t) \(speaker): \(colour)")
         }
     }
+
+    /// Real speech, not tones: three voices of espeak-ng (from Debian) taking turns, Ana 0-5 s, Ben
+    /// 5-10 s (Ana says "hm" at 7 s), Cy 10-13 s, then silence, each over a little room noise.
+    @Test func speechFromAnotherToolIsFollowedToo() throws {
+        let remade = try RemadeCapture(codec: .vp8, scenario: Self.scenario())
+        defer { remade.cleanup() }
+        let words = "The quarterly numbers look strong, and we should talk about the roadmap for next year before we take questions."
+        let turns = [("ana", "en-us", 0, 5.0), ("ben", "en-gb+m3", 5, 5.0), ("cy", "en+f2", 10, 3.0)]
+        for (k, voice, at, seconds) in turns {
+            let speech = remade.root.appendingPathComponent("\(k).wav")
+            try Self.espeak(voice: voice, text: words, to: speech)
+            let file = try #require(remade.track("TR_\(k)_mic").file)
+            let renamed = (file as NSString).deletingPathExtension + "-speech.ogg"
+            var inputs = ["-i", speech.path, "-f", "lavfi", "-i", "anoisesrc=colour=pink:amplitude=0.003:sample_rate=48000:duration=16"]
+            var graph = "[0]atrim=0:\(seconds),adelay=\(at * 1000):all=1,apad=whole_dur=16[v];[v][1]amix=inputs=2:duration=first,volume=2"
+            if k == "ana" {
+                let hm = remade.root.appendingPathComponent("hm.wav")
+                try Self.espeak(voice: voice, text: "hm", to: hm)
+                inputs += ["-i", hm.path]
+                graph = "[0]atrim=0:\(seconds),adelay=0:all=1,apad=whole_dur=16[v];[2]adelay=7000:all=1,apad=whole_dur=16[c];"
+                    + "[v][1][c]amix=inputs=3:duration=first,volume=3"
+            }
+            try RemadeCapture.ffmpeg(inputs + ["-filter_complex", graph, "-ar", "48000", "-ac", "1", "-c:a", "libopus", "-b:a", "32k",
+                                               remade.directory.appendingPathComponent(renamed).path])
+            try remade.rename(file, to: renamed)
+        }
+        let capture = try CaptureReader.read(directory: remade.directory)
+        let speakers = try SpeakerAnalysis(capture: capture, timeline: StageTimeline(capture: capture)).speakers()
+        #expect(speakers.turns.map(\.participantId) == ["p-ana", "p-ben", "p-cy"], "no switch on the \"hm\": \(speakers.turns)")
+        for (turn, truth) in zip(speakers.turns, [0, 5_000, 10_000]) {
+            #expect(abs(turn.fromMs - truth) <= 2_000, "\(turn.participantId) from \(turn.fromMs) ms, talking from \(truth)")
+        }
+    }
+
+    static func espeak(voice: String, text: String, to url: URL) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["espeak-ng", "-v", voice, "-s", "160", "-w", url.path, text]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw TestFailure("espeak-ng -v \(voice) failed") }
+    }
 }
