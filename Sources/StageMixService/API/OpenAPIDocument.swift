@@ -545,25 +545,23 @@ public enum OpenAPIDocument {
           "edits": {
             "type": "object",
             "additionalProperties": false,
-            "description": "Edits after the session, as in an --edits file (docs/edits.md, docs/edits.schema.json): participants left out (exclude), microphones muted (mute), time taken out (trim, cut). Times are seconds of session time; participants are ids of the capture.",
+            "description": "Edits after the session, as in an --edits file (docs/edits.md, docs/edits.schema.json): participants left out (exclude), microphones muted (mute), time taken out (trim, cut). Times are seconds of session time; participants are ids of the capture. At most 1,000 exclusions, ranges per exclusion, mutes and cuts (422 past that), within the 1 MiB body.",
             "properties": {
               "exclude": {
                 "type": "array",
-                "maxItems": 1000,
-                "items": {
+                                "items": {
                   "type": "object",
                   "additionalProperties": false,
                   "required": ["participant"],
                   "properties": {
                     "participant": {"type": "string", "minLength": 1},
-                    "ranges": {"type": "array", "minItems": 1, "maxItems": 1000, "items": {"$ref": "#/components/schemas/EditRange"}}
+                    "ranges": {"type": "array", "minItems": 1, "items": {"$ref": "#/components/schemas/EditRange"}}
                   }
                 }
               },
               "mute": {
                 "type": "array",
-                "maxItems": 1000,
-                "items": {
+                                "items": {
                   "type": "object",
                   "additionalProperties": false,
                   "required": ["from", "to"],
@@ -583,7 +581,7 @@ public enum OpenAPIDocument {
                   "end": {"type": "number", "minimum": 0, "maximum": 86400}
                 }
               },
-              "cut": {"type": "array", "maxItems": 1000, "items": {"$ref": "#/components/schemas/EditRange"}}
+              "cut": {"type": "array", "items": {"$ref": "#/components/schemas/EditRange"}}
             }
           }
         }
