@@ -62,11 +62,21 @@ public struct CompositionAPI: Sendable {
     /// Parses the body and works out the plan as compose would: a request is accepted only if compose would accept it.
     private func plannedRequest(_ request: Request) async throws -> (CompositionRequest, PlanDocument) {
         let parsed = try CompositionRequest.parse(try await body(request), roots: roots, callbacks: callbacks, tables: tables)
-        // Inline edits are checked from a scratch file of this request's, removed whatever happens.
+        // Inline documents are checked from scratch files of this request's, removed whatever happens.
         var options = parsed.options
-        let scratch = try parsed.inlineEdits.map { (data) throws(Problem) in try tables.scratch(data, field: "options.edits") }
-        defer { if let scratch { try? FileManager.default.removeItem(at: scratch) } }
-        if let scratch { options.edits = scratch.path }
+        var scratches: [URL] = []
+        defer { for url in scratches { try? FileManager.default.removeItem(at: url) } }
+        var fields: [(field: String, path: String)] = []
+        for document in parsed.inline {
+            let url = try tables.scratch(document.data, field: document.field)
+            scratches.append(url)
+            fields.append((document.field, url.path))
+            switch document.field {
+            case "options.prices": options.prices = url.path
+            case "options.tiers": options.tiers = url.path
+            default: options.edits = url.path
+            }
+        }
         do {
             let (_, _, document) = try CompositionInput.plan(capture: parsed.capturePath, options: options)
             return (parsed, document)
@@ -77,9 +87,8 @@ public struct CompositionAPI: Sendable {
             // The tables the request gave inline are files now: name the field, not the file.
             var detail = "\(error)"
             var field = "capture"
-            for (name, path) in [("options.prices", options.prices), ("options.tiers", options.tiers),
-                                 ("options.edits", options.edits)] {
-                guard let path, detail.contains(path) else { continue }
+            for (name, path) in fields {
+                guard detail.contains(path) else { continue }
                 detail = detail.replacingOccurrences(of: path, with: name)
                 field = name
             }
@@ -90,9 +99,9 @@ public struct CompositionAPI: Sendable {
     func create(_ request: Request, context: BasicRequestContext) async throws -> Response {
         let caller = try await caller(request, needs: .compose)
         let (parsed, _) = try await plannedRequest(request)
-        // Accepted: the edits are kept where the job will read them (content-addressed, so the same
-        // document asked for twice is one file).
-        if let data = parsed.inlineEdits, let path = parsed.options.edits { try tables.keep(data, at: path, field: "options.edits") }
+        // Accepted: the inline documents are kept where the job will read them (content-addressed, so
+        // the same document asked for twice is one file).
+        for document in parsed.inline { try tables.keep(document.data, at: document.path, field: document.field) }
         let draft = CompositionDraft(
             apiKey: caller.apiKey, requestKey: parsed.requestKey(apiKey: caller.apiKey), requestDigest: parsed.digest,
             idempotencyKey: parsed.idempotencyKey, callbackURL: parsed.callbackURL, capture: parsed.capture, layout: parsed.layout,

@@ -6,7 +6,8 @@ import StageMixOptions
 
 /// The body of `POST /v1/compositions` and `POST /v1/plans`, checked field by field: every error
 /// names its field (`capture`, `options.fps`, ...). `options` takes every compose option under its
-/// JSON name; `prices`, `tiers` and `edits` are the documents themselves, not file paths.
+/// JSON name; `prices`, `tiers` and `edits` are the documents themselves, not file paths, kept for
+/// the job only once it is queued (``InlineTables``).
 public struct CompositionRequest: Sendable {
     /// As the caller wrote it, relative to a capture root.
     public var capture: String
@@ -16,8 +17,9 @@ public struct CompositionRequest: Sendable {
     public var options: ComposeOptions
     public var callbackURL: String?
     public var idempotencyKey: String?
-    /// Edits given inline, not yet kept: `options.edits` is where they will be once a job needs them.
-    public var inlineEdits: Data?
+    /// Documents given inline (prices, tiers, edits), not yet kept: the options name where each will
+    /// be once a job needs it.
+    public var inline: [InlineDocument]
 
     /// Largest request body read.
     public static let maxBodyBytes = 1 << 20
@@ -58,11 +60,11 @@ public struct CompositionRequest: Sendable {
             layout = name
         }
         var options = ComposeOptions(layout: layout)
-        var inlineEdits: Data?
+        var inline: [InlineDocument] = []
         if let value = body["options"] {
             guard case .object(let fields) = value else { throw Problem.invalid("options", "must be an object, not \(value.kind)") }
             for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
-                try set(name, value, in: &options, inlineEdits: &inlineEdits, tables: tables)
+                try set(name, value, in: &options, inline: &inline, tables: tables)
             }
         }
         // Words are compared lower-cased, as the queue normalises them: "FAST" is "fast".
@@ -90,10 +92,10 @@ public struct CompositionRequest: Sendable {
         }
         return CompositionRequest(capture: capture, capturePath: capturePath, layout: layout,
                                   options: options, callbackURL: callbackURL, idempotencyKey: idempotencyKey,
-                                  inlineEdits: inlineEdits)
+                                  inline: inline)
     }
 
-    private static func set(_ name: String, _ value: JSONValue, in options: inout ComposeOptions, inlineEdits: inout Data?,
+    private static func set(_ name: String, _ value: JSONValue, in options: inout ComposeOptions, inline: inout [InlineDocument],
                             tables: InlineTables) throws(Problem) {
         let field = "options.\(name)"
         guard let kind = optionKinds[name] else {
@@ -136,13 +138,10 @@ public struct CompositionRequest: Sendable {
         case ("labels", _):
             guard case .bool(let b) = value else { throw Problem.invalid(field, "must be true or false, not \(value.kind)") }
             options.labels = b ? nil : false
-        case ("prices", _): options.prices = try tables.store(value, field: field, kind: .prices)
-        case ("tiers", _): options.tiers = try tables.store(value, field: field, kind: .tiers)
-        // Checked against the capture (its participants and length) where the request is planned.
-        case ("edits", _):
-            let (data, path) = try tables.encoded(value, field: field, kind: .edits)
-            options.edits = path
-            inlineEdits = data
+        // Checked where the request is planned (tables as compose reads them, edits against the capture).
+        case ("prices", _): options.prices = try tables.encoded(value, field: field, kind: .prices, into: &inline)
+        case ("tiers", _): options.tiers = try tables.encoded(value, field: field, kind: .tiers, into: &inline)
+        case ("edits", _): options.edits = try tables.encoded(value, field: field, kind: .edits, into: &inline)
         default: throw Problem.invalid(field, "unknown option")
         }
     }

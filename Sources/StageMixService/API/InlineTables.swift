@@ -2,22 +2,28 @@ import Crypto
 import Foundation
 import StageMixCore
 
+/// A document given inline in a request: its field, its JSON, and where it is kept for the job.
+public struct InlineDocument: Sendable {
+    public var field: String
+    public var data: Data
+    public var path: String
+}
+
 /// Price and tier tables and edit documents given inline in a request, kept under the output root as
 /// `.stagemix-inputs/<sha256>.json` (content-addressed: the same document is one file, and a file is
-/// never changed once written) for the job to read. Tables are checked here, as compose would check
-/// the file, and kept; edits need the capture, so they are checked where the request is planned
-/// (from a private scratch file) and kept only once a composition is queued with them: a refused
-/// request or a dry run leaves nothing behind.
-public struct InlineTables: Sendable {
-    public enum Kind: Sendable { case prices, tiers, edits }
+/// never changed once written) for the job to read. A request is checked from scratch files of its
+/// own, removed whatever happens (tables as compose reads them, edits against the capture); the
+/// documents are kept only when a composition is queued with them, so a refused request or a dry run
+/// leaves nothing behind.
+public struct InlineTables: Sendable {    public enum Kind: Sendable { case prices, tiers, edits }
     public let directory: URL
 
     public init(outputRoot: String) {
         directory = URL(fileURLWithPath: outputRoot).appendingPathComponent(".stagemix-inputs")
     }
 
-    /// The document as the job will read it, and where it will be kept.
-    func encoded(_ value: JSONValue, field: String, kind: Kind) throws(Problem) -> (data: Data, path: String) {
+    /// The document as the job will read it, noted in `inline`; returns where it will be kept.
+    func encoded(_ value: JSONValue, field: String, kind: Kind, into inline: inout [InlineDocument]) throws(Problem) -> String {
         guard case .object = value else { throw Problem.invalid(field, "must be an object (the document itself), not \(value.kind)") }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -27,23 +33,8 @@ public struct InlineTables: Sendable {
             throw Problem.invalid(field, "must be at most \(limit >> 10) KiB of JSON")
         }
         let name = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined() + ".json"
-        return (data, directory.appendingPathComponent(name).path)
-    }
-
-    /// A table, checked and kept; its path for the job.
-    func store(_ value: JSONValue, field: String, kind: Kind) throws(Problem) -> String {
-        let (data, path) = try encoded(value, field: field, kind: kind)
-        try keep(data, at: path, field: field)
-        let url = URL(fileURLWithPath: path)
-        do {
-            switch kind {
-            case .prices: _ = try PriceTable.load(contentsOf: url)
-            case .tiers: _ = try BillingTiers.load(contentsOf: url)
-            case .edits: break
-            }
-        } catch {
-            throw Problem.invalid(field, "\(error)".replacingOccurrences(of: path, with: field))
-        }
+        let path = directory.appendingPathComponent(name).path
+        inline.append(InlineDocument(field: field, data: data, path: path))
         return path
     }
 
