@@ -1,6 +1,7 @@
-/// How loud each participant's microphone was, per 100 ms of the composition's time: what the
-/// active-speaker decision is made from. Measured by an audio-only pass over the microphones the
-/// stage timeline lets the mix hear (a muted, left-out or off-stage microphone is silent here too).
+/// How loud each participant's microphone was, per 100 ms of the composition's time, all at once: the
+/// hop length and level scale the active-speaker decision uses, and a whole series to hand to
+/// ``ActiveSpeakerDetector/speakers(from:durationMs:)`` where one is already gathered (tests). The
+/// audio-only pass itself feeds the detector hop by hop and never holds a series.
 public struct SpeakerLevels: Sendable, Hashable {
     /// The length of one level.
     public static let hopMs = 100

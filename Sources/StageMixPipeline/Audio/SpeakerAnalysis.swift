@@ -18,16 +18,11 @@ public struct SpeakerAnalysis {
 
     /// The speakers over the timeline. An unreadable microphone counts as silent (compose reports it).
     /// `shouldStop` is polled every 100 ms of audio; when it says so, this throws `CancellationError`.
-    public func speakers(detector: ActiveSpeakerDetector = ActiveSpeakerDetector(),
+    /// Each hop's levels go straight to the detector: nothing grows with the session's length.
+    public func speakers(detector start: ActiveSpeakerDetector = ActiveSpeakerDetector(),
                          shouldStop: () -> Bool = { false }) throws -> SpeakerTimeline {
-        detector.speakers(from: try levels(shouldStop: shouldStop), durationMs: timeline.durationMs)
-    }
-
-    /// Every heard microphone's level, per participant (the loudest of their microphones) and hop.
-    public func levels(shouldStop: () -> Bool = { false }) throws -> SpeakerLevels {
+        var detector = start
         let hop = AudioTrackReader.sampleRate * SpeakerLevels.hopMs / 1000
-        let hopCount = (timeline.durationMs + SpeakerLevels.hopMs - 1) / SpeakerLevels.hopMs
-        var levels: [String: [Float]] = [:]
         var energy: [String: (sum: Double, count: Int)] = [:]   // this hop's, by microphone track
         var segmentIndex = 0
         try AudibleTrackWalk(capture: capture, hop: hop).run(
@@ -48,17 +43,18 @@ public struct SpeakerAnalysis {
                 energy[trackId, default: (0, 0)].sum += sum
                 energy[trackId, default: (0, 0)].count += samples.count
             },
-            endOfHop: { h, _ in
+            endOfHop: { _, _ in
+                var heard: [String: Float] = [:]
                 for (trackId, e) in energy {
-                    guard let id = capture.track(trackId)?.participantId, h < hopCount else { continue }
+                    guard let id = capture.track(trackId)?.participantId else { continue }
                     let rms = (e.sum / Double(max(1, e.count))).squareRoot()
                     let db = rms > 0 ? max(SpeakerLevels.quietest, Float(20 * log10(rms))) : SpeakerLevels.quietest
-                    if levels[id] == nil { levels[id] = [Float](repeating: SpeakerLevels.silence, count: hopCount) }
                     // A participant is as loud as the louder of their microphones.
-                    levels[id]![h] = max(levels[id]![h], db)
+                    heard[id] = max(heard[id] ?? SpeakerLevels.quietest, db)
                 }
                 energy = [:]
+                detector.hop(heard)
             })
-        return SpeakerLevels(hopCount: hopCount, levels: levels)
+        return detector.finish(durationMs: timeline.durationMs)
     }
 }
