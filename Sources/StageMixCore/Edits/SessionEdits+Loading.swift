@@ -64,6 +64,12 @@ extension SessionEdits {
             }
             return Span(fromMs: from, toMs: to)
         }
+        /// An element of `ranges` or `cut`: `{"from": SECONDS, "to": SECONDS}` and nothing else.
+        func range(_ value: JSONValue, at rangePath: JSONPath) -> Span? {
+            guard let r = walker.object(value, at: rangePath, expected: "an object {\"from\": SECONDS, \"to\": SECONDS}") else { return nil }
+            walker.rejectUnknown(r, allowed: ["from", "to"], at: rangePath)
+            return span(r, at: rangePath)
+        }
 
         var edits = SessionEdits()
         if document["exclude"] != nil {
@@ -80,12 +86,7 @@ extension SessionEdits {
                         walker.problem(itemPath.key("ranges"), expected: "at least one range (leave \"ranges\" out for the whole session)",
                                        found: "an empty array")
                     }
-                    spans = ranges.enumerated().compactMap { k, range in
-                        let rangePath = itemPath.key("ranges").index(k)
-                        guard let r = walker.object(range, at: rangePath, expected: "an object {\"from\": SECONDS, \"to\": SECONDS}") else { return nil }
-                        walker.rejectUnknown(r, allowed: ["from", "to"], at: rangePath)
-                        return span(r, at: rangePath)
-                    }
+                    spans = ranges.enumerated().compactMap { k, value in range(value, at: itemPath.key("ranges").index(k)) }
                 }
                 if let id { edits.exclude.append(Exclusion(participantId: id, spans: spans)) }
             }
@@ -123,10 +124,7 @@ extension SessionEdits {
         }
         if document["cut"] != nil {
             for (i, element) in (walker.array(document, "cut", at: path, of: "cuts", limit: maxEntries) ?? []).enumerated() {
-                let itemPath = path.key("cut").index(i)
-                guard let object = walker.object(element, at: itemPath, expected: "an object {\"from\": SECONDS, \"to\": SECONDS}") else { continue }
-                walker.rejectUnknown(object, allowed: ["from", "to"], at: itemPath)
-                if let s = span(object, at: itemPath) { edits.cut.append(s) }
+                if let s = range(element, at: path.key("cut").index(i)) { edits.cut.append(s) }
             }
         }
         // Nothing left to compose is a mistake in the file, not an empty video.

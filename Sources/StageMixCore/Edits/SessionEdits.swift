@@ -13,6 +13,15 @@ public struct SessionEdits: Sendable, Hashable, Codable {
             self.fromMs = fromMs
             self.toMs = toMs
         }
+
+        /// Sorted, overlapping and touching spans joined: disjoint, so one binary search answers.
+        static func merged(_ spans: [Span]) -> [Span] {
+            var out: [Span] = []
+            for span in spans.sorted(by: { $0.fromMs < $1.fromMs }) {
+                if let last = out.last, span.fromMs <= last.toMs { out[out.count - 1].toMs = max(last.toMs, span.toMs) } else { out.append(span) }
+            }
+            return out
+        }
     }
 
     /// A participant left out; `spans` nil for the whole session.
@@ -69,17 +78,8 @@ public struct SessionEdits: Sendable, Hashable, Codable {
         var removed = cut
         if let start = trim?.startMs, start > 0 { removed.append(Span(fromMs: 0, toMs: start)) }
         if let end = trim?.endMs, end < durationMs { removed.append(Span(fromMs: end, toMs: durationMs)) }
-        var merged: [Span] = []
-        for span in removed.sorted(by: { $0.fromMs < $1.fromMs }) {
-            let clipped = Span(fromMs: max(0, span.fromMs), toMs: min(durationMs, span.toMs))
-            guard clipped.toMs > clipped.fromMs else { continue }
-            if let last = merged.last, clipped.fromMs <= last.toMs {
-                merged[merged.count - 1].toMs = max(last.toMs, clipped.toMs)
-            } else {
-                merged.append(clipped)
-            }
-        }
-        return merged
+        let clipped = removed.map { Span(fromMs: max(0, $0.fromMs), toMs: min(durationMs, $0.toMs)) }.filter { $0.toMs > $0.fromMs }
+        return Span.merged(clipped)
     }
 
     private enum CodingKeys: String, CodingKey { case exclude, mute, trim, cut }
@@ -126,18 +126,9 @@ struct SessionEditIndex {
         for m in edits.mute {
             if let id = m.participantId { muted[id, default: []].append(m.span) } else { mutedForAll.append(m.span) }
         }
-        excluded = excluded.mapValues(Self.merged)
-        muted = muted.mapValues(Self.merged)
-        mutedForAll = Self.merged(mutedForAll)
-    }
-
-    /// Sorted, overlapping and touching spans joined: disjoint, so one binary search answers.
-    private static func merged(_ spans: [SessionEdits.Span]) -> [SessionEdits.Span] {
-        var out: [SessionEdits.Span] = []
-        for span in spans.sorted(by: { $0.fromMs < $1.fromMs }) {
-            if let last = out.last, span.fromMs <= last.toMs { out[out.count - 1].toMs = max(last.toMs, span.toMs) } else { out.append(span) }
-        }
-        return out
+        excluded = excluded.mapValues(SessionEdits.Span.merged)
+        muted = muted.mapValues(SessionEdits.Span.merged)
+        mutedForAll = SessionEdits.Span.merged(mutedForAll)
     }
 
     /// Does any of the disjoint, sorted `spans` overlap `[from, to]`?

@@ -19,25 +19,13 @@ public struct SpeakerTimeline: Sendable, Hashable, Codable {
     public init(turns: [Turn]) { self.turns = turns }
 
     /// The speaker at `ms`, if any.
-    public func speaker(atMs ms: Int) -> String? {
-        var low = 0, high = turns.count
-        while low < high {
-            let mid = (low + high) / 2
-            if turns[mid].toMs <= ms { low = mid + 1 } else { high = mid }
-        }
-        return low < turns.count && turns[low].fromMs <= ms ? turns[low].participantId : nil
-    }
+    public func speaker(atMs ms: Int) -> String? { turns.covering(ms)?.participantId }
 
-    /// Every instant the speaker changes within `[fromMs, toMs)`, ascending.
+    /// Every instant the speaker changes within `[fromMs, toMs)`, ascending; found from the first turn
+    /// ending after `fromMs`, so a long session's segments each cost a logarithm.
     func changes(from fromMs: Int, to toMs: Int) -> [Int] {
-        // The first turn ending after `fromMs`, by bisection: a long session's segments each cost a logarithm.
-        var low = 0, high = turns.count
-        while low < high {
-            let mid = (low + high) / 2
-            if turns[mid].toMs <= fromMs { low = mid + 1 } else { high = mid }
-        }
         var out: [Int] = []
-        for turn in turns[low...] {
+        for turn in turns[turns.firstIndex(endingAfter: fromMs)...] {
             if turn.fromMs >= toMs { break }
             for edge in [turn.fromMs, turn.toMs] where edge > fromMs && edge < toMs && out.last != edge { out.append(edge) }
         }

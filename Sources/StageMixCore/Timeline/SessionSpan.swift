@@ -6,17 +6,27 @@ protocol SessionSpan {
 
 extension StageSegment: SessionSpan {}
 extension PlanInterval: SessionSpan {}
+extension SpeakerTimeline.Turn: SessionSpan {
+    var startMs: Int { fromMs }
+    var endMs: Int { toMs }
+}
 
 extension Array where Element: SessionSpan {
     /// The element covering `atMs`, found by binary search: segments and intervals are contiguous and
     /// ascending, and the pipeline asks once per frame.
     func covering(_ atMs: Int) -> Element? {
+        let low = firstIndex(endingAfter: atMs)
+        guard low < count, self[low].startMs <= atMs else { return nil }
+        return self[low]
+    }
+
+    /// The index of the first element ending after `atMs` (`count` if none), by bisection.
+    func firstIndex(endingAfter atMs: Int) -> Int {
         var low = 0, high = count
         while low < high {
             let middle = low + (high - low) / 2
             if self[middle].endMs <= atMs { low = middle + 1 } else { high = middle }
         }
-        guard low < count, self[low].startMs <= atMs else { return nil }
-        return self[low]
+        return low
     }
 }

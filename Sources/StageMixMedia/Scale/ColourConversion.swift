@@ -15,13 +15,8 @@ final class ColourConversion {
     let source: YUVColourSpace
     let target: YUVColourSpace
     private static let shift: Int32 = 14
-    /// Y' = (yY·Y + yU·(U−128) + yV·(V−128) + yK) >> shift, and the same for U' and V' without Y.
-    private let yY: Int32, yU: Int32, yV: Int32, yK: Int32
-    private let uU: Int32, uV: Int32, uK: Int32
-    private let vU: Int32, vV: Int32, vK: Int32
-    /// Luma's own coefficient at 6 fractional bits, for 16-bit lanes.
-    private let yY6: Int16
-    /// The coefficients as the C row loops take them.
+    /// Y' = (yY·Y + yU·(U−128) + yV·(V−128) + yK) >> shift, and the same for U' and V' without Y, as
+    /// the C row loops take them (luma's own coefficient `yY6` at 6 fractional bits, for 16-bit lanes).
     private var matrix: smk_colour_matrix
     /// One row of the chroma's share of luma (offsets and rounding included, 6 fractional bits),
     /// duplicated to luma width.
@@ -41,20 +36,14 @@ final class ColourConversion {
         let (tyScale, tcScale, tyOffset) = target.fullRange ? (255.0, 255.0, 0.0) : (219.0, 224.0, 16.0)
         let one = Double(1 << Self.shift)
         func fixed(_ v: Double) -> Int32 { Int32((v * one).rounded()) }
-        yY = fixed(tyScale * fromY.0 / syScale)
-        yU = fixed(tyScale * fromPb.0 / scScale)
-        yV = fixed(tyScale * fromPr.0 / scScale)
-        // The source's luma offset moves through yY; +0.5 rounds.
-        yK = fixed(tyOffset - tyScale * fromY.0 / syScale * syOffset + 0.5)
-        uU = fixed(tcScale * fromPb.1 / scScale)
-        uV = fixed(tcScale * fromPr.1 / scScale)
-        uK = fixed(128.5)
-        vU = fixed(tcScale * fromPb.2 / scScale)
-        vV = fixed(tcScale * fromPr.2 / scScale)
-        vK = fixed(128.5)
-        yY6 = Int16(clamping: (yY + (1 << (Self.shift - 7))) >> (Self.shift - 6))
-        matrix = smk_colour_matrix(yU: yU, yV: yV, yK: yK, uU: uU, uV: uV, uK: uK, vU: vU, vV: vV, vK: vK,
-                                   shift: Self.shift, yY6: yY6)
+        let yY = fixed(tyScale * fromY.0 / syScale)
+        matrix = smk_colour_matrix(
+            yU: fixed(tyScale * fromPb.0 / scScale), yV: fixed(tyScale * fromPr.0 / scScale),
+            // The source's luma offset moves through yY; +0.5 rounds.
+            yK: fixed(tyOffset - tyScale * fromY.0 / syScale * syOffset + 0.5),
+            uU: fixed(tcScale * fromPb.1 / scScale), uV: fixed(tcScale * fromPr.1 / scScale), uK: fixed(128.5),
+            vU: fixed(tcScale * fromPb.2 / scScale), vV: fixed(tcScale * fromPr.2 / scScale), vK: fixed(128.5),
+            shift: Self.shift, yY6: Int16(clamping: (yY + (1 << (Self.shift - 7))) >> (Self.shift - 6)))
         chromaTerm = UnsafeMutablePointer<Int16>.allocate(capacity: 1)
     }
 
