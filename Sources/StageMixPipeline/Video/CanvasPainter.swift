@@ -85,7 +85,8 @@ final class CanvasPainter {
         for tile in interval.tiles {
             let key = Self.key(tile)
             let covered = overdrawn.contains(tile.region)
-            if covered, !refilled.contains(tile.region), let fill = interval.regions.first(where: { $0.region == tile.region }) {
+            if covered, !refilled.contains(tile.region), let index = order[tile.region] {
+                let fill = interval.regions[index]
                 try canvas.fill(rect: fill.rect, color: fill.color)
                 refilled.insert(tile.region)
                 drawn(fill.rect, by: fill.region)
