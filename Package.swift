@@ -50,25 +50,28 @@ let package = Package(
         // Layout model: regions, tiles, fit. Pure Swift.
         .target(name: "StageMixLayout", dependencies: ["StageMixGeometry", "StageMixJSON"], swiftSettings: swiftSettings),
         // Publishing output folders safely: staging, atomic exchange, markers, leftovers. Pure Swift over Glibc.
-        .target(name: "StageMixOutput", swiftSettings: swiftSettings),
+        .target(name: "StageMixPublishing", swiftSettings: swiftSettings),
         // The compose options, declared once for compose, enqueue and stored jobs. Pure Swift.
         .target(name: "StageMixOptions", swiftSettings: swiftSettings),
-        // Capture model, stage timeline, composition plan, billing. Pure Swift, no FFmpeg.
-        .target(name: "StageMixCore", dependencies: ["StageMixLayout", "StageMixJSON"], swiftSettings: swiftSettings),
+        // Capture: the model of a recorded session and its validation (`stagemix.capture/1`). Pure Swift, no FFmpeg.
+        .target(name: "StageMixCapture", dependencies: ["StageMixJSON"], swiftSettings: swiftSettings),
+        // Plan: stage timeline, edits, speakers, composition plan, billing; from a capture, a layout and options. Pure Swift.
+        .target(name: "StageMixPlan", dependencies: ["StageMixCapture", "StageMixLayout", "StageMixJSON", "StageMixOptions"],
+                swiftSettings: swiftSettings),
         // Owner types over FFmpeg, libopus, libebur128 and FreeType objects; the only importer of the C modules.
         // Pixel loops in C, vectorised by the compiler, AVX2 picked at run time; only StageMixMedia calls them.
         .target(name: "CStageMixKernels", cSettings: [.unsafeFlags(["-O2"])]),
         .target(name: "StageMixMedia", dependencies: ["CFFmpeg", "COpus", "CEbur128", "CFreeType", "CStageMixKernels", "StageMixGeometry"],
                 swiftSettings: swiftSettings + mediaKernelSettings),
         // Capture generator: scenario -> real media files + session.json.
-        .target(name: "StageMixSynth", dependencies: ["StageMixCore", "StageMixMedia"], swiftSettings: swiftSettings),
+        .target(name: "StageMixSynth", dependencies: ["StageMixCapture", "StageMixPlan", "StageMixMedia"], swiftSettings: swiftSettings),
         // The lobby check of a capture (`stagemix probe`): every layer opened and decoded, silent microphones.
-        .target(name: "StageMixProbe", dependencies: ["StageMixCore", "StageMixMedia"], swiftSettings: swiftSettings),
+        .target(name: "StageMixProbe", dependencies: ["StageMixCapture", "StageMixMedia"], swiftSettings: swiftSettings),
         // Plan -> decode, composite, mix, encode, HLS.
-        .target(name: "StageMixPipeline", dependencies: ["StageMixCore", "StageMixMedia", "StageMixOutput"], swiftSettings: swiftSettings),
+        .target(name: "StageMixPipeline", dependencies: ["StageMixCapture", "StageMixPlan", "StageMixMedia", "StageMixPublishing"], swiftSettings: swiftSettings),
         // Job queue (SQLite or PostgreSQL) and the worker that runs compose jobs as child processes.
         .target(name: "StageMixQueue", dependencies: [
-            "StageMixOutput", "StageMixOptions",
+            "StageMixPublishing", "StageMixOptions",
             .product(name: "SQLiteNIO", package: "sqlite-nio"),
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -84,7 +87,7 @@ let package = Package(
         ], swiftSettings: swiftSettings),
         // The HTTP API over the queue: auth, compositions, plans, the webhook outbox and its delivery.
         .target(name: "StageMixService", dependencies: [
-            "StageMixQueue", "StageMixOptions", "StageMixCommandLine", "StageMixCore", "StageMixOutput",
+            "StageMixQueue", "StageMixOptions", "StageMixCapture", "StageMixPlan", "StageMixLayout", "StageMixPipeline", "StageMixPublishing",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "JWTKit", package: "jwt-kit"),
             .product(name: "Crypto", package: "swift-crypto"),
@@ -97,16 +100,16 @@ let package = Package(
 
         // What the two executables share: the option groups, exit codes and the plan's inputs.
         .target(name: "StageMixCommandLine", dependencies: [
-            "StageMixCore", "StageMixLayout", "StageMixOptions", "StageMixOutput",
+            "StageMixCapture", "StageMixPlan", "StageMixLayout", "StageMixOptions", "StageMixPublishing",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: swiftSettings),
         .executableTarget(name: "stagemix", dependencies: [
-            "StageMixCore", "StageMixLayout", "StageMixMedia", "StageMixSynth", "StageMixProbe", "StageMixPipeline", "StageMixOutput", "StageMixOptions",
+            "StageMixCapture", "StageMixPlan", "StageMixLayout", "StageMixMedia", "StageMixSynth", "StageMixProbe", "StageMixPipeline", "StageMixPublishing", "StageMixOptions",
             "StageMixCommandLine",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: swiftSettings),
         .executableTarget(name: "stagemix-service", dependencies: [
-            "StageMixQueue", "StageMixService", "StageMixOutput", "StageMixOptions", "StageMixCommandLine",
+            "StageMixQueue", "StageMixService", "StageMixPublishing", "StageMixOptions", "StageMixCommandLine", "StageMixPlan",
             .product(name: "JWTKit", package: "jwt-kit"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: swiftSettings),
@@ -114,22 +117,23 @@ let package = Package(
         // What several test targets share: the Goertzel tone meter. Built only for tests.
         .target(name: "StageMixTestSupport", path: "Tests/StageMixTestSupport", swiftSettings: swiftSettings),
         .testTarget(name: "StageMixLayoutTests", dependencies: ["StageMixLayout"], swiftSettings: swiftSettings),
-        .testTarget(name: "StageMixCoreTests", dependencies: ["StageMixCore", "StageMixLayout"], swiftSettings: swiftSettings),
+        .testTarget(name: "StageMixCaptureTests", dependencies: ["StageMixCapture", "StageMixJSON", "StageMixPlan", "StageMixTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "StageMixPlanTests", dependencies: ["StageMixPlan", "StageMixCapture", "StageMixLayout", "StageMixTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixMediaTests", dependencies: ["StageMixMedia", "StageMixTestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "StageMixOutputTests", dependencies: ["StageMixOutput"], swiftSettings: swiftSettings),
+        .testTarget(name: "StageMixPublishingTests", dependencies: ["StageMixPublishing"], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixQueueTests", dependencies: [
-            "StageMixQueue", "StageMixOutput", "StageMixOptions", "StageMixService",
+            "StageMixQueue", "StageMixPublishing", "StageMixOptions", "StageMixService",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "JWTKit", package: "jwt-kit"),
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: swiftSettings),
-        .testTarget(name: "StageMixPipelineTests", dependencies: ["StageMixPipeline", "StageMixSynth", "StageMixProbe", "StageMixCore", "StageMixLayout", "StageMixMedia", "StageMixTestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "StageMixSynthTests", dependencies: ["StageMixSynth", "StageMixProbe", "StageMixCore", "StageMixMedia", "StageMixTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "StageMixPipelineTests", dependencies: ["StageMixPipeline", "StageMixSynth", "StageMixProbe", "StageMixCapture", "StageMixPlan", "StageMixLayout", "StageMixMedia", "StageMixTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "StageMixSynthTests", dependencies: ["StageMixSynth", "StageMixProbe", "StageMixCapture", "StageMixPlan", "StageMixMedia", "StageMixTestSupport"], swiftSettings: swiftSettings),
 
         // Fuzz targets (docs/fuzzing.md): libFuzzer under `scripts/fuzz`'s -sanitize=fuzzer build, file replay otherwise.
         .target(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"),
-        .executableTarget(name: "FuzzCapture", dependencies: ["CLibFuzzer", "StageMixCore", "StageMixLayout"],
+        .executableTarget(name: "FuzzCapture", dependencies: ["CLibFuzzer", "StageMixCapture", "StageMixPlan", "StageMixLayout"],
                           path: "Fuzz/FuzzCapture", swiftSettings: swiftSettings),
         .executableTarget(name: "FuzzMedia", dependencies: ["CLibFuzzer", "StageMixMedia"],
                           path: "Fuzz/FuzzMedia", swiftSettings: swiftSettings),

@@ -1,5 +1,6 @@
 import Foundation
-import StageMixCore
+import StageMixCapture
+import StageMixPlan
 import StageMixLayout
 
 /// One fuzz input taken as a `session.json`: parsed and validated, and when valid, planned with the

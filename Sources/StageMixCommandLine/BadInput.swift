@@ -2,14 +2,6 @@ import ArgumentParser
 import Foundation
 import StageMixOptions
 
-/// Input the user can fix (capture, layout, options): printed as is, exit code 65.
-/// Anything else that escapes a command is an internal failure: exit code 70.
-public struct BadInput: Error, CustomStringConvertible {
-    public var underlying: any Error
-    public init(_ underlying: any Error) { self.underlying = underlying }
-    public var description: String { "\(underlying)" }
-}
-
 extension ExitCode {
     public static let badInput = ExitCode(65)
     public static let internalFailure = ExitCode(70)

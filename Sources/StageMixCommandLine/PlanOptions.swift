@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import StageMixCore
+import StageMixCapture
+import StageMixPlan
 import StageMixLayout
 import StageMixOptions
 

@@ -1,7 +1,8 @@
 import Foundation
-import StageMixCore
+import StageMixCapture
+import StageMixPlan
 import StageMixLayout
-import StageMixOutput
+import StageMixPublishing
 
 /// A whole `stagemix compose`: plan, compose, write reports, publish atomically.
 public struct ComposeRun: Sendable {
@@ -59,18 +60,15 @@ public struct ComposeRun: Sendable {
     @discardableResult
     public func run(publishingWith publisher: OutputPublisher, progress: (ComposeProgress) -> Void = { _ in },
                     shouldStop: () -> Bool = { false }) throws -> Report {
-        try publisher.check()
-        publisher.sweepLeftovers()
-        let staging = try publisher.makeStaging()
-        do {
+        try publisher.publishStaged { staging in
             let started = Date()
-            let hls = staging.appendingPathComponent("hls")
+            let hls = staging.appendingPathComponent(OutputFiles.hls)
             try FileManager.default.createDirectory(at: hls, withIntermediateDirectories: false)
             var lost: [String: String] = [:]
             for problem in CaptureReader.missingMedia(in: capture) { lost[problem.path] = problem.description }
             let result = try CompositionPipeline(capture: capture, plan: document.plan, settings: settings,
                                                  stageEvents: StageEvent.of(document.timeline))
-                .run(hlsDirectory: hls, mp4: settings.mp4 ? staging.appendingPathComponent("composition.mp4") : nil,
+                .run(hlsDirectory: hls, mp4: settings.mp4 ? staging.appendingPathComponent(OutputFiles.mp4) : nil,
                      pictures: staging, progress: progress, shouldStop: shouldStop)
             lost.merge(result.lostMedia) { a, _ in a }
             let plan = document.plan
@@ -80,15 +78,11 @@ public struct ComposeRun: Sendable {
                 segmentSeconds: settings.segmentSeconds, segmentFormat: settings.segmentFormat.rawValue,
                 warnings: document.warnings + result.warnings, lostMedia: lost, losses: result.losses, decodedFrames: result.decodedFrames, composeSeconds: Date().timeIntervalSince(started),
                 cpuSeconds: result.cpuSeconds, loudness: result.loudness, layerStandIns: result.layerStandIns)
-            try write(document.timeline, to: "timeline.json", in: staging)
-            try write(document.billing, to: "billing.json", in: staging)
-            try write(document.plan, to: "plan.json", in: staging)
-            try write(report, to: "report.json", in: staging)
-            try publisher.publish(staging)
+            try write(document.timeline, to: OutputFiles.timeline, in: staging)
+            try write(document.billing, to: OutputFiles.billing, in: staging)
+            try write(document.plan, to: OutputFiles.plan, in: staging)
+            try write(report, to: OutputFiles.report, in: staging)
             return report
-        } catch {
-            publisher.discard(staging)
-            throw error
         }
     }
 

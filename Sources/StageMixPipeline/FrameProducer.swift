@@ -1,5 +1,6 @@
 import Foundation
-import StageMixCore
+import StageMixCapture
+import StageMixPlan
 import StageMixMedia
 
 /// One output frame, painted and mixed, on its way to the encoders.

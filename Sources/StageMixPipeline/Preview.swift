@@ -1,5 +1,6 @@
 import Foundation
-import StageMixCore
+import StageMixCapture
+import StageMixPlan
 import StageMixMedia
 
 /// A still of the composite at one session time, painted exactly as the composition paints it.

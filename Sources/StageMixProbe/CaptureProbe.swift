@@ -1,5 +1,5 @@
 import Foundation
-import StageMixCore
+import StageMixCapture
 import StageMixMedia
 
 /// The lobby check of a capture: does every track layer open and decode, what codec, size,

@@ -1,4 +1,4 @@
-import StageMixCore
+import StageMixCapture
 
 /// When a track's media should exist, from the capture's events: published (until unpublished, its
 /// participant leaving, or the end), and not paused or muted, since an SFU records nothing then.

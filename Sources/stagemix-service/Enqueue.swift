@@ -2,7 +2,8 @@ import ArgumentParser
 import StageMixCommandLine
 import Foundation
 import StageMixOptions
-import StageMixOutput
+import StageMixPlan
+import StageMixPublishing
 import StageMixQueue
 
 /// `--queue URL`, shared by the queue commands.
@@ -44,9 +45,12 @@ extension StageMix {
             try await runReportingErrors {
                 let options = target.options(plan: plan, encode: encode)
                 let (capture, _, _) = try CompositionInput.plan(capture: plan.capture, options: options)
-                let publisher = OutputPublisher(target: URL(fileURLWithPath: target.out), overwrite: target.overwrite,
-                                                protecting: [capture.directory])
-                do { try publisher.check() } catch { throw BadInput(error) }
+                do {
+                    try OutputDestination(parsing: target.out)
+                        .publisher(overwrite: target.overwrite, protecting: [capture.directory]).check()
+                } catch {
+                    throw BadInput(error)
+                }
                 let spec = JobSpec(capture: plan.capture, out: target.out, options: options).normalised()
                 let result = try await queue.url.withQueue { try await $0.enqueue(spec, maxAttempts: maxAttempts) }
                 print(result.id)

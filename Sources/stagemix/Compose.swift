@@ -1,11 +1,12 @@
 import ArgumentParser
 import StageMixCommandLine
 import Foundation
-import StageMixCore
+import StageMixCapture
+import StageMixPlan
 import StageMixLayout
 import StageMixMedia
 import StageMixOptions
-import StageMixOutput
+import StageMixPublishing
 import StageMixPipeline
 
 extension StageMix {
@@ -33,7 +34,7 @@ extension StageMix {
                 let planned: (Capture, Layout, PlanDocument)
                 do {
                     planned = try await onOwnThread(named: "stagemix-plan") {
-                        try CompositionInput.plan(capture: captureDirectory, options: options, speakers: SpeakerPass.stoppable(signals))
+                        try CompositionInput.plan(capture: captureDirectory, options: options, speakers: SpeakerAnalysis.planningPass(shouldStop: { signals.stopRequested }))
                     }
                 } catch is CancellationError {
                     throw ExitCode(signals.exitCode ?? 130)
@@ -41,8 +42,9 @@ extension StageMix {
                 let (capture, _, doc) = planned
                 for warning in doc.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
                 let job = ComposeRun(capture: capture, document: doc, settings: ComposeSettings(options))
-                let out = URL(fileURLWithPath: target.out)
-                let publisher = OutputPublisher(target: out, overwrite: target.overwrite, protecting: [capture.directory])
+                let destination: OutputDestination
+                do { destination = try OutputDestination(parsing: target.out) } catch { throw BadInput(error) }
+                let publisher = destination.publisher(overwrite: target.overwrite, protecting: [capture.directory])
                 // Encoding blocks in C for minutes: it gets a thread of its own, not one of Swift's cooperative pool.
                 let report: ComposeRun.Report
                 do {
@@ -53,7 +55,7 @@ extension StageMix {
                     }
                 } catch {
                     if let code = signals.exitCode {
-                        FileHandle.standardError.write(Data("stagemix: stopped; \(out.path) is as it was\n".utf8))
+                        FileHandle.standardError.write(Data("stagemix: stopped; \(destination) is as it was\n".utf8))
                         throw ExitCode(code)
                     }
                     if error is OutputRefusal { throw BadInput(error) }
@@ -72,9 +74,10 @@ extension StageMix {
                     FileHandle.standardError.write(Data("warning: lost media \(file): \(why)\n".utf8))
                 }
                 for line in report.lossSummary() { FileHandle.standardError.write(Data("warning: \(line)\n".utf8)) }
-                let summary = String(format: "composed %@: %.1f s in %.1f s (%.1fx) -> %@/hls/index.m3u8\n",
+                let summary = String(format: "composed %@: %.1f s in %.1f s (%.1fx) -> %@/%@\n",
                                      report.sessionId, report.durationSeconds, report.composeSeconds,
-                                     report.durationSeconds / max(report.composeSeconds, 0.001), out.path)
+                                     report.durationSeconds / max(report.composeSeconds, 0.001), destination.description,
+                                     OutputFiles.hlsPlaylist)
                 FileHandle.standardError.write(Data(summary.utf8))
             }
         }

@@ -1,7 +1,8 @@
 import ArgumentParser
 import StageMixCommandLine
 import Foundation
-import StageMixCore
+import StageMixPipeline
+import StageMixPlan
 
 extension StageMix {
     /// `stagemix plan`: timeline, tiles, layers and billing, reading no media but the microphones a
@@ -17,7 +18,7 @@ extension StageMix {
 
         func run() throws {
             try runReportingErrors {
-                let (_, _, doc) = try options.planDocument(speakers: SpeakerPass.run)
+                let (_, _, doc) = try options.planDocument(speakers: SpeakerAnalysis.planningPass())
                 if json {
                     FileHandle.standardOutput.write(try PlanDocument.encode(doc))
                     FileHandle.standardOutput.write(Data("\n".utf8))

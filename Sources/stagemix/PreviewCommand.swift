@@ -1,8 +1,9 @@
 import ArgumentParser
 import StageMixCommandLine
 import Foundation
+import StageMixOptions
 import StageMixMedia
-import StageMixOutput
+import StageMixPublishing
 import StageMixPipeline
 
 extension StageMix {
@@ -24,7 +25,7 @@ extension StageMix {
         func run() throws {
             try runReportingErrors {
                 MediaLog.setLevel(.error)
-                let (capture, _, doc) = try plan.planDocument(speakers: SpeakerPass.run)
+                let (capture, _, doc) = try plan.planDocument(speakers: SpeakerAnalysis.planningPass())
                 let file = OutputFile(target: URL(fileURLWithPath: output), overwrite: overwrite)
                 do {
                     try file.write { staging in

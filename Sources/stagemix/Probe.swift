@@ -1,7 +1,7 @@
 import ArgumentParser
 import StageMixCommandLine
 import Foundation
-import StageMixCore
+import StageMixOptions
 import StageMixMedia
 import StageMixProbe
 

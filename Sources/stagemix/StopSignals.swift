@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import StageMixOutput
+import StageMixPublishing
 #if canImport(Glibc)
 import Glibc
 #endif

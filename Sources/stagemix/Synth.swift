@@ -1,9 +1,10 @@
 import ArgumentParser
 import StageMixCommandLine
 import Foundation
-import StageMixCore
+import StageMixOptions
+import StageMixCapture
 import StageMixMedia
-import StageMixOutput
+import StageMixPublishing
 import StageMixSynth
 
 extension StageMix {
@@ -47,24 +48,15 @@ extension StageMix {
                 MediaLog.setLevel(.error)
                 let started = Date()
                 // Staged and published as compose's output is: a real capture or any folder StageMix did not write is never touched.
-                let publisher = OutputPublisher(target: URL(fileURLWithPath: out), overwrite: overwrite)
                 let expected: ExpectedMedia
                 do {
-                    try publisher.check()
-                    publisher.sweepLeftovers()
-                    let staging = try publisher.makeStaging()
-                    do {
-                        expected = try synthesizer.synthesize(scenario, to: staging)
-                        try publisher.publish(staging)
-                    } catch {
-                        publisher.discard(staging)
-                        throw error
-                    }
+                    let publisher = try OutputDestination(parsing: out).publisher(overwrite: overwrite)
+                    expected = try publisher.publishStaged { staging in try synthesizer.synthesize(scenario, to: staging) }
                 } catch let error as OutputRefusal {
                     throw BadInput(error)
                 } catch let error as SynthError {
                     throw BadInput(error)
-                } catch let error as StageMixCore.CaptureError {
+                } catch let error as StageMixCapture.CaptureError {
                     throw BadInput(error)
                 }
                 let files = expected.tracks.reduce(0) { $0 + ($1.layers?.count ?? 1) }

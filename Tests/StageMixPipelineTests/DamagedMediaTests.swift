@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-import StageMixCore
 import StageMixMedia
 @testable import StageMixPipeline
 import StageMixSynth

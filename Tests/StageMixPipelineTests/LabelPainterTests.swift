@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import StageMixCore
+import StageMixPlan
 import StageMixLayout
 import StageMixMedia
 @testable import StageMixPipeline

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import StageMixCore
+import StageMixCapture
+import StageMixPlan
 import StageMixLayout
 import StageMixMedia
 @testable import StageMixPipeline

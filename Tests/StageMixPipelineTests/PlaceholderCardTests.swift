@@ -1,5 +1,4 @@
 import Testing
-import StageMixCore
 import StageMixMedia
 @testable import StageMixPipeline
 

@@ -1,5 +1,5 @@
 import Testing
-import StageMixCore
+import StageMixPlan
 import StageMixLayout
 @testable import StageMixPipeline
 

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import StageMixCore
+import StageMixCapture
 import StageMixProbe
 import StageMixSynth
 

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import StageMixTestSupport
-import StageMixCore
+import StageMixCapture
 import StageMixMedia
 import StageMixProbe
 import StageMixSynth

@@ -1,5 +1,5 @@
 import Foundation
-import StageMixCore
+import StageMixCapture
 import StageMixMedia
 
 /// The audio-only passes' common walk (loudness, active speaker): the composition's time in hops,

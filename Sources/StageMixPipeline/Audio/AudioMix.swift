@@ -1,4 +1,5 @@
-import StageMixCore
+import StageMixCapture
+import StageMixPlan
 import StageMixMedia
 
 /// The audio side of a composition: one reader per audible track, summed and limited into stereo blocks.

@@ -1,5 +1,6 @@
 import Foundation
-import StageMixCore
+import StageMixCapture
+import StageMixPlan
 import StageMixMedia
 
 /// The audio-only pass before composing: decodes each microphone where the plan makes it audible,

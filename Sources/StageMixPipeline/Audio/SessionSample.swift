@@ -1,4 +1,4 @@
-import StageMixCore
+import StageMixPlan
 
 /// Where an output sample is read in the session: later by what edits cut before it (48 samples a ms).
 extension PlanInterval {

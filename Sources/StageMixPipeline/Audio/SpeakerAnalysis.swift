@@ -1,5 +1,6 @@
 import Foundation
-import StageMixCore
+import StageMixCapture
+import StageMixPlan
 import StageMixMedia
 
 /// The audio-only pass behind a speaker layout: decodes each microphone the stage timeline lets the
@@ -56,5 +57,15 @@ public struct SpeakerAnalysis {
                 detector.hop(heard)
             })
         return detector.finish(durationMs: timeline.durationMs)
+    }
+}
+
+extension SpeakerAnalysis {
+    /// The pass as planning takes it (`CompositionInput.plan(speakers:)`), for `plan`, `preview`,
+    /// `compose` and the service's dry run alike, so each plans the speakers the composition shows.
+    /// `shouldStop` is `compose`'s signal check.
+    public static func planningPass(shouldStop: @escaping @Sendable () -> Bool = { false })
+        -> @Sendable (Capture, StageTimeline) throws -> SpeakerTimeline {
+        { capture, timeline in try SpeakerAnalysis(capture: capture, timeline: timeline).speakers(shouldStop: shouldStop) }
     }
 }

@@ -1,4 +1,5 @@
-import StageMixCore
+import StageMixCapture
+import StageMixPlan
 
 /// Where the readers of a composition note what they could not deliver. Notes may be open-ended
 /// (a file that ended, a track that could not be opened: `toMs` = `.max`); `losses(in:)` cuts them to

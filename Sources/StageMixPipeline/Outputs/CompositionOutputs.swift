@@ -1,6 +1,7 @@
 import Foundation
-import StageMixCore
+import StageMixPlan
 import StageMixMedia
+import StageMixPublishing
 
 /// Every output of a composition, made from its settings: the video renditions (each a sink of
 /// the composed canvases), the audio, the thumbnails, and the containers their packets go to. The
@@ -55,7 +56,7 @@ final class CompositionOutputs {
                 rendition.routes.append(muxer, stream: try muxer.addStream(from: rendition.encoder))
                 muxers.append(muxer)
             }
-            let directory = hlsDirectory.appendingPathComponent("audio")
+            let directory = hlsDirectory.appendingPathComponent(OutputFiles.audioRendition)
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
             let muxer = try playlist(in: directory)
             audio.routes.append(muxer, stream: try muxer.addStream(from: audio.encoder))
@@ -135,7 +136,7 @@ final class CompositionOutputs {
         }
         let text = MasterPlaylist(audioURI: "audio/\(audio.lastPathComponent)", variants: variants,
                                   version: segmentFormat == .fmp4 ? 7 : 6).text
-        let url = hlsDirectory.appendingPathComponent("index.m3u8")
+        let url = hlsDirectory.appendingPathComponent(OutputFiles.playlist)
         do {
             try Data(text.utf8).write(to: url, options: .atomic)
         } catch {

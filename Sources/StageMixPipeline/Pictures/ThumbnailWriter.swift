@@ -1,6 +1,7 @@
 import Foundation
-import StageMixCore
+import StageMixPlan
 import StageMixMedia
+import StageMixPublishing
 
 /// `--thumbnails N`: a small JPEG of the composite every N seconds (`thumbnails/00000.jpg`...), a
 /// WebVTT track pointing at them for players' scrubbing previews (`thumbnails.vtt`), and
@@ -31,7 +32,7 @@ final class ThumbnailWriter: CanvasSink {
         small = try JPEGWriter(width: width, height: height, sourceWidth: plan.canvas.width, sourceHeight: plan.canvas.height)
         poster = try JPEGWriter(width: plan.canvas.width, height: plan.canvas.height,
                                 sourceWidth: plan.canvas.width, sourceHeight: plan.canvas.height, quality: 3)
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("thumbnails"), withIntermediateDirectories: false)
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent(OutputFiles.thumbnails), withIntermediateDirectories: false)
     }
 
     /// When the poster is taken: the middle of the earliest interval with the most tiles showing
@@ -57,7 +58,7 @@ final class ThumbnailWriter: CanvasSink {
             try small.write(canvas, to: directory.appendingPathComponent(Self.name(count)))
             count += 1
         }
-        if index == posterFrame { try poster.write(canvas, to: directory.appendingPathComponent("poster.jpg")) }
+        if index == posterFrame { try poster.write(canvas, to: directory.appendingPathComponent(OutputFiles.poster)) }
     }
 
     /// Writes `thumbnails.vtt`: one cue per thumbnail, until the end of the output.
@@ -69,7 +70,7 @@ final class ThumbnailWriter: CanvasSink {
             guard end > start else { break }
             vtt += "\n\(Self.timestamp(start)) --> \(Self.timestamp(end))\n\(Self.name(k))\n"
         }
-        try Data(vtt.utf8).write(to: directory.appendingPathComponent("thumbnails.vtt"), options: .atomic)
+        try Data(vtt.utf8).write(to: directory.appendingPathComponent(OutputFiles.thumbnailTrack), options: .atomic)
     }
 
     static func timestamp(_ ms: Int) -> String {

@@ -1,5 +1,6 @@
 import Foundation
-import StageMixCore
+import StageMixCapture
+import StageMixPlan
 import StageMixLayout
 import StageMixMedia
 

@@ -1,4 +1,4 @@
-import StageMixCore
+import StageMixPlan
 import StageMixLayout
 import StageMixMedia
 

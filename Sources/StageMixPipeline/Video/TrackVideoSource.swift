@@ -1,5 +1,5 @@
 import Foundation
-import StageMixCore
+import StageMixCapture
 import StageMixMedia
 
 /// One subscribed video track as the compositor sees it: pictures at the planned layer,

@@ -1,4 +1,5 @@
 import Foundation
+import StageMixPublishing
 
 /// A composition as the API shows it (and as webhook events carry it): its status in the API's
 /// words, progress and time left while composing, the outputs with billing and timeline summaries
@@ -122,13 +123,13 @@ public struct CompositionView: Codable, Sendable, Hashable {
             progress = 100
             let directory = URL(fileURLWithPath: composition.outputDirectory)
             func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
-            outputs = Outputs(directory: directory.path, playlist: path("hls/index.m3u8"), timeline: path("timeline.json"),
-                              billing: path("billing.json"), plan: path("plan.json"), report: path("report.json"),
-                              mp4: job.spec.options.mp4 == true ? path("composition.mp4") : nil,
-                              thumbnails: job.spec.options.thumbnails == nil ? nil : path("thumbnails.vtt"),
-                              poster: job.spec.options.thumbnails == nil ? nil : path("poster.jpg"))
-            billing = Self.load(BillingSummary.self, from: directory.appendingPathComponent("billing.json"))
-            if let timeline = Self.load(TimelineFile.self, from: directory.appendingPathComponent("timeline.json")) {
+            outputs = Outputs(directory: directory.path, playlist: path(OutputFiles.hlsPlaylist), timeline: path(OutputFiles.timeline),
+                              billing: path(OutputFiles.billing), plan: path(OutputFiles.plan), report: path(OutputFiles.report),
+                              mp4: job.spec.options.mp4 == true ? path(OutputFiles.mp4) : nil,
+                              thumbnails: job.spec.options.thumbnails == nil ? nil : path(OutputFiles.thumbnailTrack),
+                              poster: job.spec.options.thumbnails == nil ? nil : path(OutputFiles.poster))
+            billing = Self.load(BillingSummary.self, from: directory.appendingPathComponent(OutputFiles.billing))
+            if let timeline = Self.load(TimelineFile.self, from: directory.appendingPathComponent(OutputFiles.timeline)) {
                 self.timeline = timeline.summary
                 duration = Double(timeline.durationMs) / 1000
             } else if let billing {

@@ -1,5 +1,5 @@
 import Foundation
-import StageMixOutput
+import StageMixPublishing
 
 /// Where one attempt writes, and how its result is published. The compose child writes to a
 /// staging name of this worker's beside the final folder (`.<out>.stagemix-<worker pid>-…`); the

@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
-import StageMixOutput
+import StageMixPublishing
 
 /// One attempt of one job: spawn the compose child, renew the lease while it runs, then
 /// publish and report, or stop it when cancelled, when the lease is lost, or at shutdown.
@@ -157,7 +157,7 @@ struct AttemptRun {
             return .failed
         }
         logger.info("succeeded \(lease)")
-        worker.metrics.addComposeCPU(fromReport: output.final.appendingPathComponent("report.json"))
+        worker.metrics.addComposeCPU(fromReport: output.final.appendingPathComponent(OutputFiles.report))
         await report("succeed") { [lease] queue in _ = try await queue.succeed(lease) }
         return .succeeded
     }

@@ -1,8 +1,9 @@
 import Foundation
 import Hummingbird
 import Logging
-import StageMixCommandLine
-import StageMixCore
+import StageMixCapture
+import StageMixPipeline
+import StageMixPlan
 import StageMixOptions
 import StageMixQueue
 
@@ -60,7 +61,9 @@ public struct CompositionAPI: Sendable {
     }
 
     /// Parses the body and works out the plan as compose would: a request is accepted only if compose would accept it.
-    private func plannedRequest(_ request: Request) async throws -> (CompositionRequest, PlanDocument) {
+    /// `listening` runs the speaker pass for a layout that follows the speaker (a dry run shows the turns
+    /// compose will); a composition's checks skip it, as the worker's compose runs it again anyway.
+    private func plannedRequest(_ request: Request, listening: Bool = false) async throws -> (CompositionRequest, PlanDocument) {
         let parsed = try CompositionRequest.parse(try await body(request), roots: roots, callbacks: callbacks, tables: tables)
         // Inline documents are checked from scratch files of this request's, removed whatever happens.
         var options = parsed.options
@@ -78,7 +81,13 @@ public struct CompositionAPI: Sendable {
             }
         }
         do {
-            let (_, _, document) = try CompositionInput.plan(capture: parsed.capturePath, options: options)
+            let capture: String = parsed.capturePath
+            let checked: ComposeOptions = options
+            // The speaker pass decodes microphones: C work, on a thread of its own, not the cooperative pool's.
+            let document: PlanDocument = try await onOwnThread(named: "stagemix-plan") { () throws -> PlanDocument in
+                let speakers: (@Sendable (Capture, StageTimeline) throws -> SpeakerTimeline)? = listening ? SpeakerAnalysis.planningPass() : nil
+                return try CompositionInput.plan(capture: capture, options: checked, speakers: speakers).2
+            }
             return (parsed, document)
         } catch let error as OptionError {
             // An option that does not fit the layout (a rendition's frame rate): the option's field.
@@ -192,7 +201,7 @@ public struct CompositionAPI: Sendable {
 
     func plan(_ request: Request, context: BasicRequestContext) async throws -> Response {
         _ = try await caller(request, needs: .compose)
-        let (_, document) = try await plannedRequest(request)
+        let (_, document) = try await plannedRequest(request, listening: true)
         return APIResponse.json(document)
     }
 

@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import StageMixCore
 import StageMixLayout
 import StageMixOptions
 

@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import StageMixCore
 
 /// A document given inline in a request: its field, its JSON, and where it is kept for the job.
 public struct InlineDocument: Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import StageMixCore
+import StageMixCapture
 import StageMixMedia
 
 /// Writes a real capture from a scenario: `session.json`, one media file per track layer under

@@ -1,4 +1,4 @@
-import StageMixCore
+import StageMixCapture
 
 /// The session.json a scenario implies, in the contract's JSON shape (`stagemix.capture/1`).
 struct SessionManifest: Encodable {

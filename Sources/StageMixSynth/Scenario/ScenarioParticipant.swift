@@ -1,4 +1,4 @@
-import StageMixCore
+import StageMixCapture
 import StageMixMedia
 
 /// A participant and the tracks they may publish, with the colour their camera shows and the

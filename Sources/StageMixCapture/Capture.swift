@@ -1,0 +1,42 @@
+import Foundation
+import StageMixJSON
+
+/// A recorded livestream session: the parsed, validated `session.json` of a capture directory.
+///
+/// Media files are not opened here; `directory` plus each layer's relative `file` locates them.
+public struct Capture: Sendable, Hashable {
+    /// The capture directory (absolute).
+    public var directory: URL
+    public var sessionId: String
+    /// The session clock's zero.
+    public var startedAt: Date
+    /// Publishing rights per role name; `nil` means every participant may publish everything.
+    public var roles: [String: Role]?
+    public var participants: [Participant]
+    public var tracks: [Track]
+    /// In the manifest's order, which is non-decreasing in `atMs`.
+    public var events: [SessionEvent]
+    /// Problems that do not stop composition (deprecated mode names, ...).
+    public var warnings: [JSONProblem]
+
+    public init(directory: URL, sessionId: String, startedAt: Date, roles: [String: Role]?,
+                participants: [Participant], tracks: [Track], events: [SessionEvent],
+                warnings: [JSONProblem] = []) {
+        self.directory = directory
+        self.sessionId = sessionId
+        self.startedAt = startedAt
+        self.roles = roles
+        self.participants = participants
+        self.tracks = tracks
+        self.events = events
+        self.warnings = warnings
+    }
+
+    /// The time of `session.ended`.
+    public var durationMs: Int { events.last?.atMs ?? 0 }
+
+    public func participant(_ id: String) -> Participant? { participants.first { $0.id == id } }
+    public func track(_ id: String) -> Track? { tracks.first { $0.id == id } }
+    /// Absolute location of a capture-relative media path.
+    public func mediaURL(_ relativePath: String) -> URL { directory.appendingPathComponent(relativePath) }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import StageMixCapture
+import StageMixLayout
+import StageMixOptions
+
+/// Everything a composition reads before any media: the capture, the layout, the tier and price
+/// tables, and the plan worked out from them. `compose` and `enqueue` both go through here, so a job
+/// is queued only if compose would accept it.
+public enum CompositionInput {
+    /// Input problems (a file, a JSON path, a track) are ``BadInput``: exit 65. An option that does
+    /// not fit the layout (a rendition's frame rate against the layout's) is an ``OptionError``: exit 64.
+    /// `speakers` is the audio-only speaker pass (StageMixPipeline's `SpeakerAnalysis`) for layouts that
+    /// follow the speaker; without it (the service's checks, which read no media) they keep the pinned order.
+    public static func plan(capture: String, options: ComposeOptions,
+                            speakers: ((Capture, StageTimeline) throws -> SpeakerTimeline)? = nil) throws -> (Capture, Layout, PlanDocument) {
+        do {
+            let capture = try CaptureReader.read(directory: URL(fileURLWithPath: capture))
+            var layout = try Layout.resolve(options.layout ?? ComposeOptions.defaultLayout)
+            if options.labels == false { layout = layout.withoutLabels }
+            if options.canvasSize != nil || options.fps != nil {
+                let size = options.canvasSize.flatMap(ComposeOptions.size).map { CanvasSize(width: $0.width, height: $0.height) }
+                layout = layout.resized(to: size ?? layout.canvas, fps: options.fps)
+            }
+            for spec in options.ladder ?? [] {
+                if let problem = spec.problem(canvasFps: layout.fps,
+                                              segmentSeconds: options.segmentSeconds ?? ComposeOptions.defaultSegmentSeconds) {
+                    throw OptionError("--renditions", problem)
+                }
+            }
+            var tiers = try options.tiers.map { try BillingTiers.load(contentsOf: URL(fileURLWithPath: $0)) } ?? .agora
+            if let overflowTier = options.overflowTier { tiers = try BillingTiers(tiers: tiers.tiers, overflowTier: overflowTier) }
+            let priceTable = try options.prices.map { try PriceTable.load(contentsOf: URL(fileURLWithPath: $0)) }
+            let graceMs = options.pauseGrace.map { Int(($0 * 1000).rounded()) } ?? StageTimeline.defaultPauseGraceMs
+            let edits = try options.edits.map { try SessionEdits.load(contentsOf: URL(fileURLWithPath: $0), capture: capture) } ?? .none
+            let doc = try PlanDocument(capture: capture, layout: layout, pauseGraceMs: graceMs, tiers: tiers, prices: priceTable,
+                                       edits: edits, speakers: speakers.map { pass in { try pass(capture, $0) } })
+            return (capture, layout, doc)
+        } catch let error as OptionError {
+            throw error
+        } catch let stop as CancellationError {
+            // Stopped by a signal during the speaker pass: not bad input.
+            throw stop
+        } catch {
+            throw BadInput(error)
+        }
+    }
+}
