@@ -109,7 +109,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: swiftSettings),
         .executableTarget(name: "stagemix-service", dependencies: [
-            "StageMixQueue", "StageMixService", "StageMixPublishing", "StageMixOptions", "StageMixCommandLine", "StageMixPlan",
+            "StageMixQueue", "StageMixService", "StageMixPublishing", "StageMixOptions", "StageMixCommandLine", "StageMixPlan", "StageMixCapture",
             .product(name: "JWTKit", package: "jwt-kit"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: swiftSettings),

@@ -1,7 +1,8 @@
 import Foundation
 import StageMixJSON
 
-/// A recorded livestream session: the parsed, validated `session.json` of a capture directory.
+/// A recorded livestream session: a validated `session.json`, from a capture folder or any other
+/// ``CaptureSource``. Every capture has passed the contract's rules; there is no unchecked way to make one.
 ///
 /// Media files are not opened here; `directory` plus each layer's relative `file` locates them.
 public struct Capture: Sendable, Hashable {
@@ -19,7 +20,22 @@ public struct Capture: Sendable, Hashable {
     /// Problems that do not stop composition (deprecated mode names, ...).
     public var warnings: [JSONProblem]
 
-    public init(directory: URL, sessionId: String, startedAt: Date, roles: [String: Role]?,
+    /// Checks `manifest` by every rule a `session.json` on disk is checked by (it is read through the
+    /// same reader), so a capture made by an importer or a generator is as valid as one read from a
+    /// folder. Media paths are relative to `directory`, as in a capture folder.
+    public init(manifest: CaptureManifest, directory: URL) throws(CaptureError) {
+        let data: Data
+        do {
+            data = try manifest.encoded()
+        } catch {
+            throw CaptureError(problems: [JSONProblem(file: CaptureReader.manifestName, path: "$",
+                                                      expected: "a manifest that encodes as JSON", found: "\(error)")])
+        }
+        self = try CaptureReader.parse(data, directory: directory)
+    }
+
+    /// Unchecked: only the reader, which has checked every rule, makes a capture from parts.
+    init(directory: URL, sessionId: String, startedAt: Date, roles: [String: Role]?,
                 participants: [Participant], tracks: [Track], events: [SessionEvent],
                 warnings: [JSONProblem] = []) {
         self.directory = directory

@@ -17,7 +17,7 @@ public struct CaptureProbe: Sendable {
 
     /// Reads and validates the capture (a bad one throws the reader's error), then probes it.
     public func probe(directory: URL) throws(CaptureError) -> ProbeReport {
-        probe(try CaptureReader.read(directory: directory))
+        probe(try CaptureFolder(directory).capture())
     }
 
     public func probe(_ capture: Capture) -> ProbeReport {

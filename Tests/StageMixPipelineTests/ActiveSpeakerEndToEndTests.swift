@@ -16,11 +16,11 @@ struct ActiveSpeakerEndToEndTests {
         let people = ["ana", "ben", "cy"].enumerated().map { i, k in
             ScenarioParticipant.palette(i, id: "p-\(k)", name: k.capitalized, tracks: tracks(k))
         }
-        var events: [ScenarioEvent] = []
+        var events: [ManifestEvent] = []
         for (p, k) in zip(people, ["ana", "ben", "cy"]) {
             events += [.joined(0, p.id, role: "host"), .pinned(0, p.id), .published(0, "TR_\(k)_cam"), .published(0, "TR_\(k)_mic")]
         }
-        return Scenario(sessionId: "speakers", durationMs: 16_000, roles: ScenarioRole.stageRoles, participants: people, events: events)
+        return Scenario(sessionId: "speakers", durationMs: 16_000, roles: CaptureManifest.Role.stageRoles, participants: people, events: events)
     }
 
     /// Ana talks 0-5 s, Ben 5-10 s (Ana coughs at 7 s for 0.4 s), Cy 10-13 s, then silence to 16 s;

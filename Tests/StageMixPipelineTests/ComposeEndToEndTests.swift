@@ -18,18 +18,18 @@ struct ComposeEndToEndTests {
         let ana = ScenarioParticipant.palette(0, id: "p-ana", name: "Ana", tracks: tracks("ana"))
         let ben = ScenarioParticipant.palette(1, id: "p-ben", name: "Ben", tracks: tracks("ben"))
         let cy = ScenarioParticipant.palette(2, id: "p-cy", name: "Cy", tracks: tracks("cy"))
-        var events: [ScenarioEvent] = [
+        var events: [ManifestEvent] = [
             .joined(0, ana.id, role: "host"), .pinned(0, ana.id),
             .joined(0, ben.id, role: "speaker"),
             .joined(0, cy.id, mode: "SIGNALLING_ONLY", role: "speaker"),
         ]
-        events += ["ana", "ben", "cy"].flatMap { k in [ScenarioEvent.published(0, "TR_\(k)_cam"), .published(0, "TR_\(k)_mic")] }
+        events += ["ana", "ben", "cy"].flatMap { k in [ManifestEvent.published(0, "TR_\(k)_cam"), .published(0, "TR_\(k)_mic")] }
         events += [.pinned(2_000, ben.id), .muted(5_000, "TR_ana_cam"), .unmuted(6_500, "TR_ana_cam")]
         if let pause = pauseBen {
             events += [.streamState(pause.lowerBound, "TR_ben_cam", "paused"), .streamState(pause.upperBound, "TR_ben_cam", "active")]
         }
         let ordered = events.enumerated().sorted { ($0.element.atMs, $0.offset) < ($1.element.atMs, $1.offset) }.map(\.element)
-        return Scenario(sessionId: "e2e", durationMs: 8_000, roles: ScenarioRole.stageRoles,
+        return Scenario(sessionId: "e2e", durationMs: 8_000, roles: CaptureManifest.Role.stageRoles,
                         participants: [ana, ben, cy], events: ordered)
     }
 

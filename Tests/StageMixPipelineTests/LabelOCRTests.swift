@@ -21,13 +21,13 @@ struct LabelOCRTests {
             ScenarioParticipant.palette(3, id: "p-kai", name: "Kai Becker", tracks: tracks("kai")),
             ScenarioParticipant.palette(2, id: "p-lena", name: "Lena Ivanova", tracks: tracks("lena")),
         ]
-        var events: [ScenarioEvent] = []
+        var events: [ManifestEvent] = []
         for (index, person) in people.enumerated() {
             events += [.joined(0, person.id, role: index == 0 ? "host" : "speaker"), .pinned(0, person.id)]
         }
-        events += ["jose", "maya", "kai", "lena"].flatMap { k in [ScenarioEvent.published(0, "TR_\(k)_cam"), .published(0, "TR_\(k)_mic")] }
+        events += ["jose", "maya", "kai", "lena"].flatMap { k in [ManifestEvent.published(0, "TR_\(k)_cam"), .published(0, "TR_\(k)_mic")] }
         events.append(.muted(0, "TR_lena_cam"))
-        return Scenario(sessionId: "labels", durationMs: 2_000, roles: ScenarioRole.stageRoles, participants: people, events: events)
+        return Scenario(sessionId: "labels", durationMs: 2_000, roles: CaptureManifest.Role.stageRoles, participants: people, events: events)
     }
 
     /// What tesseract reads in `rect` of `frame` (a PNG) as one line of text: cropped, enlarged four
@@ -104,7 +104,7 @@ struct LabelOCRTests {
         defer { try? FileManager.default.removeItem(at: root) }
         let camera = ScenarioTrack(id: "TR_ines_cam", source: .camera, layers: [ScenarioLayer(quality: .high, width: 360, height: 640)])
         let ines = ScenarioParticipant.palette(5, id: "p-ines", name: "Inés Ortega", tracks: [camera])
-        let scenario = Scenario(sessionId: "portrait", durationMs: 2_000, roles: ScenarioRole.stageRoles, participants: [ines],
+        let scenario = Scenario(sessionId: "portrait", durationMs: 2_000, roles: CaptureManifest.Role.stageRoles, participants: [ines],
                                 events: [.joined(0, ines.id, role: "host"), .pinned(0, ines.id), .published(0, "TR_ines_cam")])
         let captureDir = root.appendingPathComponent("capture")
         _ = try CaptureSynthesizer(codec: .vp8).synthesize(scenario, to: captureDir)

@@ -11,10 +11,10 @@ public enum CompositionInput {
     /// not fit the layout (a rendition's frame rate against the layout's) is an ``OptionError``: exit 64.
     /// `speakers` is the audio-only speaker pass (StageMixPipeline's `SpeakerAnalysis`) for layouts that
     /// follow the speaker; without it (the service's checks, which read no media) they keep the pinned order.
-    public static func plan(capture: String, options: ComposeOptions,
+    public static func plan(capture source: any CaptureSource, options: ComposeOptions,
                             speakers: ((Capture, StageTimeline) throws -> SpeakerTimeline)? = nil) throws -> (Capture, Layout, PlanDocument) {
         do {
-            let capture = try CaptureReader.read(directory: URL(fileURLWithPath: capture))
+            let capture = try source.capture()
             var layout = try Layout.resolve(options.layout ?? ComposeOptions.defaultLayout)
             if options.labels == false { layout = layout.withoutLabels }
             if options.canvasSize != nil || options.fps != nil {

@@ -86,7 +86,7 @@ public struct CompositionAPI: Sendable {
             // The speaker pass decodes microphones: C work, on a thread of its own, not the cooperative pool's.
             let document: PlanDocument = try await onOwnThread(named: "stagemix-plan") { () throws -> PlanDocument in
                 let speakers: (@Sendable (Capture, StageTimeline) throws -> SpeakerTimeline)? = listening ? SpeakerAnalysis.planningPass() : nil
-                return try CompositionInput.plan(capture: capture, options: checked, speakers: speakers).2
+                return try CompositionInput.plan(capture: CaptureFolder(path: capture), options: checked, speakers: speakers).2
             }
             return (parsed, document)
         } catch let error as OptionError {

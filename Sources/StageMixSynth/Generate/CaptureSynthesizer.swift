@@ -102,21 +102,21 @@ public struct CaptureSynthesizer: Sendable {
     }
 
     func manifestData(for scenario: Scenario, timelines: [String: TrackMediaTimeline]) throws -> Data {
-        let tracks = scenario.tracks.compactMap { participant, track -> SessionManifest.Track? in
+        let tracks = scenario.tracks.compactMap { participant, track -> CaptureManifest.Track? in
             guard let start = timelines[track.id]?.startOffsetMs else { return nil }
             let layers = track.kind == .video ? track.effectiveLayers.map {
-                SessionManifest.Layer(quality: $0.quality, width: $0.width, height: $0.height,
+                CaptureManifest.Layer(quality: $0.quality, width: $0.width, height: $0.height,
                                       file: Self.file(track, $0.quality, codec.fileExtension))
             } : nil
-            return SessionManifest.Track(id: track.id, participantId: participant.id, kind: track.kind, source: track.source,
+            return CaptureManifest.Track(id: track.id, participantId: participant.id, kind: track.kind, source: track.source,
                                          startOffsetMs: start, layers: layers,
                                          file: track.kind == .audio ? Self.file(track, nil, "ogg") : nil)
         }
-        let events = scenario.withDuration(scenario.durationMs).events + [ScenarioEvent(atMs: scenario.durationMs, type: "session.ended")]
-        let manifest = SessionManifest(sessionId: scenario.sessionId, startedAt: scenario.startedAt, roles: scenario.roles,
-                                       participants: scenario.participants.map { .init(id: $0.id, name: $0.name) },
+        let events = scenario.withDuration(scenario.durationMs).events + [ManifestEvent(atMs: scenario.durationMs, type: "session.ended")]
+        let manifest = CaptureManifest(sessionId: scenario.sessionId, startedAt: scenario.startedAt, roles: scenario.roles,
+                                       participants: scenario.participants.map { Participant(id: $0.id, name: $0.name) },
                                        tracks: tracks, events: events)
-        return try Self.encoder.encode(manifest)
+        return try manifest.encoded()
     }
 
     private func run(_ jobs: [SynthJob]) throws {

@@ -1,4 +1,5 @@
 import Foundation
+import StageMixCapture
 
 /// The built-in scenarios, by name: the committed samples and the benchmark sessions.
 extension Scenario {
@@ -29,7 +30,7 @@ extension Scenario {
         let omar = ScenarioParticipant.palette(1, id: "p-omar", name: "Omar", tracks: avTracks("omar"))
         let lena = ScenarioParticipant.palette(2, id: "p-lena", name: "Lena", tracks: [])
         let kai = ScenarioParticipant.palette(3, id: "p-kai", name: "Kai", tracks: [])
-        let events: [ScenarioEvent] = [
+        let events: [ManifestEvent] = [
             .joined(0, maya.id, role: "host"),
             .pinned(0, maya.id),
             .published(0, "TR_maya_cam"),
@@ -55,7 +56,7 @@ extension Scenario {
             .roleChanged(24_000, omar.id, role: "speaker", forced: true),
             .left(27_000, omar.id),
         ]
-        return Scenario(sessionId: "ls-synth-panel", durationMs: 30_000, roles: ScenarioRole.stageRoles,
+        return Scenario(sessionId: "ls-synth-panel", durationMs: 30_000, roles: CaptureManifest.Role.stageRoles,
                         participants: [maya, omar, lena, kai], events: events)
     }
 
@@ -64,9 +65,9 @@ extension Scenario {
         var maya = ScenarioParticipant.palette(0, id: "p-maya", name: "Maya", tracks: avTracks("maya"))
         maya.tracks.append(ScenarioTrack(id: "TR_maya_screen", source: .screenShare))
         let ben = ScenarioParticipant.palette(1, id: "p-ben", name: "Ben", tracks: avTracks("ben"))
-        var roles = ScenarioRole.stageRoles
-        roles["cohost"] = ScenarioRole(canPublish: ["audio", "video"])
-        var events: [ScenarioEvent] = []
+        var roles = CaptureManifest.Role.stageRoles
+        roles["cohost"] = CaptureManifest.Role(canPublish: ["audio", "video"])
+        var events: [ManifestEvent] = []
         for (p, role) in [(maya, "host"), (ben, "cohost")] {
             events += [.joined(0, p.id, role: role), .pinned(0, p.id)]
             events += p.tracks.filter { $0.source != .screenShare }.map { .published(0, $0.id) }
@@ -87,11 +88,11 @@ extension Scenario {
             let name = benchNames[i % benchNames.count]
             return .palette(i, id: "p-\(key)", name: name, tracks: avTracks(key))
         }
-        let events = people.enumerated().flatMap { i, p -> [ScenarioEvent] in
+        let events = people.enumerated().flatMap { i, p -> [ManifestEvent] in
             [.joined(0, p.id, role: i == 0 ? "host" : "speaker"), .pinned(0, p.id)]
                 + p.tracks.map { .published(0, $0.id) }
         }
-        return Scenario(sessionId: "ls-synth-bench\(count)", durationMs: 60_000, roles: ScenarioRole.stageRoles,
+        return Scenario(sessionId: "ls-synth-bench\(count)", durationMs: 60_000, roles: CaptureManifest.Role.stageRoles,
                         participants: people, events: events)
     }
 }

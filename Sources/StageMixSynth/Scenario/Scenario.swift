@@ -1,4 +1,5 @@
 import Foundation
+import StageMixCapture
 
 /// A description of a session to synthesize: who takes part, what they publish, what happens
 /// when. The events are the capture contract's own events; the generator adds `session.ended`
@@ -14,14 +15,14 @@ public struct Scenario: Sendable, Hashable, Codable {
     /// Frames between keyframes (a keyframe is also forced when a paused stream resumes).
     public var keyframeInterval: Int
     /// Copied to session.json as is; nil leaves `roles` out (everyone may publish everything).
-    public var roles: [String: ScenarioRole]?
+    public var roles: [String: CaptureManifest.Role]?
     public var participants: [ScenarioParticipant]
     /// Contract events in order, without `session.ended`.
-    public var events: [ScenarioEvent]
+    public var events: [ManifestEvent]
 
     public init(sessionId: String, startedAt: String = "2026-11-20T18:00:00.000Z", durationMs: Int,
-                frameRate: Int = 30, keyframeInterval: Int = 30, roles: [String: ScenarioRole]? = nil,
-                participants: [ScenarioParticipant], events: [ScenarioEvent]) {
+                frameRate: Int = 30, keyframeInterval: Int = 30, roles: [String: CaptureManifest.Role]? = nil,
+                participants: [ScenarioParticipant], events: [ManifestEvent]) {
         self.sessionId = sessionId
         self.startedAt = startedAt
         self.durationMs = durationMs
@@ -43,9 +44,9 @@ public struct Scenario: Sendable, Hashable, Codable {
         durationMs = try c.decode(Int.self, forKey: .durationMs)
         frameRate = try c.decodeIfPresent(Int.self, forKey: .frameRate) ?? 30
         keyframeInterval = try c.decodeIfPresent(Int.self, forKey: .keyframeInterval) ?? frameRate
-        roles = try c.decodeIfPresent([String: ScenarioRole].self, forKey: .roles)
+        roles = try c.decodeIfPresent([String: CaptureManifest.Role].self, forKey: .roles)
         participants = try c.decode([ScenarioParticipant].self, forKey: .participants)
-        events = try c.decodeIfPresent([ScenarioEvent].self, forKey: .events) ?? []
+        events = try c.decodeIfPresent([ManifestEvent].self, forKey: .events) ?? []
     }
 
     /// The same session cut or stretched to `durationMs`: events after the new end are dropped.
@@ -62,15 +63,11 @@ public struct Scenario: Sendable, Hashable, Codable {
     }
 }
 
-/// A role's publishing rights, in the contract's form (`{"canPublish": ["audio", "video"]}`).
-public struct ScenarioRole: Sendable, Hashable, Codable {
-    public var canPublish: [String]
-    public init(canPublish: [String]) { self.canPublish = canPublish }
-
+extension CaptureManifest.Role {
     /// host: everything; speaker: camera and microphone; viewer: nothing (as in the contract's example).
-    public static let stageRoles: [String: ScenarioRole] = [
-        "host": ScenarioRole(canPublish: ["audio", "video", "screen"]),
-        "speaker": ScenarioRole(canPublish: ["audio", "video"]),
-        "viewer": ScenarioRole(canPublish: []),
+    public static let stageRoles: [String: CaptureManifest.Role] = [
+        "host": CaptureManifest.Role(canPublish: ["audio", "video", "screen"]),
+        "speaker": CaptureManifest.Role(canPublish: ["audio", "video"]),
+        "viewer": CaptureManifest.Role(canPublish: []),
     ]
 }

@@ -28,11 +28,11 @@ struct RemadeCapture {
         let tracks = { (k: String) in [ScenarioTrack(id: "TR_\(k)_cam", source: .camera), ScenarioTrack(id: "TR_\(k)_mic", source: .microphone)] }
         let ana = ScenarioParticipant.palette(0, id: "p-ana", name: "Ana", tracks: tracks("ana"))
         let ben = ScenarioParticipant.palette(1, id: "p-ben", name: "Ben", tracks: tracks("ben"))
-        var events: [ScenarioEvent] = [.joined(0, ana.id, role: "host"), .joined(0, ben.id, role: "speaker"), .pinned(0, ana.id)]
-        events += ["ana", "ben"].flatMap { k in [ScenarioEvent.published(0, "TR_\(k)_cam"), .published(0, "TR_\(k)_mic")] }
+        var events: [ManifestEvent] = [.joined(0, ana.id, role: "host"), .joined(0, ben.id, role: "speaker"), .pinned(0, ana.id)]
+        events += ["ana", "ben"].flatMap { k in [ManifestEvent.published(0, "TR_\(k)_cam"), .published(0, "TR_\(k)_mic")] }
         events.append(.pinned(benPinnedAtMs, ben.id))
         let ordered = events.enumerated().sorted { ($0.element.atMs, $0.offset) < ($1.element.atMs, $1.offset) }.map(\.element)
-        return Scenario(sessionId: "remade", durationMs: durationMs, roles: ScenarioRole.stageRoles, participants: [ana, ben], events: ordered)
+        return Scenario(sessionId: "remade", durationMs: durationMs, roles: CaptureManifest.Role.stageRoles, participants: [ana, ben], events: ordered)
     }
 
     /// Runs the ffmpeg CLI (no stdin, errors only) and returns what it wrote to stdout.

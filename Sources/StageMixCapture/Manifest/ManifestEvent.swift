@@ -1,7 +1,7 @@
 /// One event of the capture contract, in its JSON shape: `atMs`, `type` and the members that
-/// type has. A scenario lists them as session.json will, so the file format needs no second
-/// vocabulary; the capture reader checks them when the scenario is synthesized.
-public struct ScenarioEvent: Sendable, Hashable, Codable {
+/// type has, as session.json holds it. Scenarios and importers write events with it, so the
+/// format needs no second vocabulary; the capture reader checks them (``Capture/init(manifest:directory:)``).
+public struct ManifestEvent: Sendable, Hashable, Codable {
     public var atMs: Int
     public var type: String
     public var participantId: String?
@@ -35,7 +35,7 @@ public struct ScenarioEvent: Sendable, Hashable, Codable {
     }
 }
 
-extension ScenarioEvent {
+extension ManifestEvent {
     public static func joined(_ atMs: Int, _ participantId: String, mode: String = "SEND_AND_RECV", role: String? = nil) -> Self {
         Self(atMs: atMs, type: "participant.joined", participantId: participantId, mode: mode, role: role)
     }
@@ -65,11 +65,6 @@ extension ScenarioEvent {
     }
     public static func streamState(_ atMs: Int, _ trackId: String, _ state: String) -> Self {
         Self(atMs: atMs, type: "track.stream_state", trackId: trackId, state: state)
-    }
-    /// A host's stage invitation (`HOSTREQUESTED`) from `sender` to `receiver`.
-    public static func invite(_ atMs: Int, from sender: ScenarioParticipant, to receiverId: String) -> Self {
-        Self(atMs: atMs, type: "pubsub.message", topic: "HOSTREQUESTED", senderId: sender.id,
-             payload: ["receiverId": receiverId, "senderId": sender.id, "senderName": sender.name])
     }
     /// The invitee's answer, `ACCEPTED` or `DECLINED`, sent back to the host `receiverId`.
     public static func ack(_ atMs: Int, from senderId: String, to receiverId: String, _ answer: String) -> Self {
