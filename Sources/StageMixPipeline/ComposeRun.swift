@@ -48,7 +48,7 @@ public struct ComposeRun: Sendable {
     @discardableResult
     public func run(out: URL, progress: (ComposeProgress) -> Void = { _ in },
                     shouldStop: () -> Bool = { false }) throws -> Report {
-        try run(publishingWith: OutputPublisher(target: out, overwrite: true, protecting: [capture.directory]),
+        try run(publishingWith: FolderPublisher(target: out, overwrite: true, protecting: [capture.directory]),
                 progress: progress, shouldStop: shouldStop)
     }
 
@@ -58,7 +58,7 @@ public struct ComposeRun: Sendable {
     /// will not replace before any work; on any failure the staging folder is removed and the
     /// target is as it was.
     @discardableResult
-    public func run(publishingWith publisher: OutputPublisher, progress: (ComposeProgress) -> Void = { _ in },
+    public func run(publishingWith publisher: any OutputPublishing, progress: (ComposeProgress) -> Void = { _ in },
                     shouldStop: () -> Bool = { false }) throws -> Report {
         try publisher.publishStaged { staging in
             let started = Date()

@@ -16,11 +16,17 @@ public enum OutputDestination: Sendable, Hashable, Codable, CustomStringConverti
                 throw OutputRefusal(.unsupportedDestination,
                                     "\(text): StageMix writes outputs to local folders; \(scheme):// destinations are not supported")
             }
-            self = .folder(url.standardizedFileURL)
+            self = .folder(Self.canonical(url))
             return
         }
         let base = URL(fileURLWithPath: directory, isDirectory: true)
-        self = .folder(URL(fileURLWithPath: text, relativeTo: base).standardizedFileURL.absoluteURL)
+        self = .folder(Self.canonical(URL(fileURLWithPath: text, relativeTo: base)))
+    }
+
+    /// One spelling per folder, so equal destinations compare equal: absolute, standardised, marked
+    /// as a directory without asking the file system.
+    private static func canonical(_ url: URL) -> URL {
+        URL(fileURLWithPath: url.absoluteURL.standardizedFileURL.path, isDirectory: true)
     }
 
     /// The local folder the output is published to.
@@ -37,11 +43,12 @@ public enum OutputDestination: Sendable, Hashable, Codable, CustomStringConverti
         }
     }
 
-    /// The publisher that stages an output and puts it in place here (see ``OutputPublisher``).
-    /// `job` is the queue job publishing, if any; `inputs` are folders the output must keep clear of.
-    public func publisher(overwrite: Bool, job: String? = nil, protecting inputs: [URL] = []) -> OutputPublisher {
+    /// The publisher that stages an output and puts it in place here. `job` is the queue job
+    /// publishing, if any (it may replace its own earlier output); `inputs` are folders the output
+    /// must keep clear of (the capture).
+    public func publisher(overwrite: Bool, job: String? = nil, protecting inputs: [URL] = []) -> any OutputPublishing {
         switch self {
-        case .folder(let url): OutputPublisher(target: url, overwrite: overwrite, job: job, protecting: inputs)
+        case .folder(let url): FolderPublisher(target: url, overwrite: overwrite, job: job, protecting: inputs)
         }
     }
 

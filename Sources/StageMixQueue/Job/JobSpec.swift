@@ -1,11 +1,13 @@
 import Foundation
 import StageMixOptions
+import StageMixPublishing
 
 /// What to compose: a capture, where to publish it, and the compose options (declared once, in
 /// ``ComposeOptions``). Two specs that normalise to the same value are the same job (see ``dedupeKey``).
 /// Stored as one flat JSON object: `capture`, `out`, and the options' keys beside them.
 public struct JobSpec: Sendable, Codable, Hashable {
     public var capture: String
+    /// Where the output is published: an ``OutputDestination`` as written (a folder's path today).
     public var out: String
     public var options: ComposeOptions
 
@@ -29,6 +31,11 @@ public struct JobSpec: Sendable, Codable, Hashable {
         try container.encode(capture, forKey: .capture)
         try container.encode(out, forKey: .out)
         try options.encode(to: encoder)
+    }
+
+    /// The destination `out` names; a job is queued only once it parses (`enqueue`, the service).
+    public var destination: OutputDestination {
+        get throws(OutputRefusal) { try OutputDestination(parsing: out) }
     }
 
     /// Absolute, standardised paths and lower-cased option words, so that `./a/../cap` and `cap` match.

@@ -3,17 +3,17 @@ import StageMixPublishing
 
 /// Where one attempt writes, and how its result is published. The compose child writes to a
 /// staging name of this worker's beside the final folder (`.<out>.stagemix-<worker pid>-…`); the
-/// worker publishes it over `<out>` through the same ``OutputPublisher`` `compose` uses, only while
+/// worker publishes it over `<out>` through the same ``FolderPublisher`` `compose` uses, only while
 /// the attempt still holds its lease. Readers of `<out>` see the previous whole output or the new
 /// one, never a half, and nothing StageMix did not write is ever replaced.
 struct AttemptOutput: Sendable {
     let final: URL
     let attemptDirectory: URL
-    private let publisher: OutputPublisher
+    private let publisher: FolderPublisher
 
     init(spec: JobSpec, lease: JobLease) {
         final = URL(fileURLWithPath: spec.out)
-        publisher = OutputPublisher(target: final, overwrite: spec.options.overwrite ?? false, job: lease.jobID,
+        publisher = FolderPublisher(target: final, overwrite: spec.options.overwrite ?? false, job: lease.jobID,
                                     protecting: [URL(fileURLWithPath: spec.capture)])
         attemptDirectory = publisher.stagingPath()
     }

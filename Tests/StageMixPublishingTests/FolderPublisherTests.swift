@@ -5,7 +5,7 @@ import Testing
 /// The publisher as compose and the worker use it, on real folders: what it refuses, what it
 /// replaces, and that it never leaves or touches anything beside the output.
 @Suite("output publisher")
-struct OutputPublisherTests {
+struct FolderPublisherTests {
     let root: URL
 
     init() throws {
@@ -28,7 +28,7 @@ struct OutputPublisherTests {
     }
 
     /// Stages `files` and publishes them to `out` through `publisher`.
-    func compose(_ publisher: OutputPublisher, files: [String: String]) throws {
+    func compose(_ publisher: FolderPublisher, files: [String: String]) throws {
         try publisher.check()
         publisher.sweepLeftovers()
         let staging = try publisher.makeStaging()
@@ -36,8 +36,8 @@ struct OutputPublisherTests {
         try publisher.publish(staging)
     }
 
-    func publisher(_ out: String, overwrite: Bool = false, job: String? = nil) -> OutputPublisher {
-        OutputPublisher(target: root.appendingPathComponent(out), overwrite: overwrite, job: job,
+    func publisher(_ out: String, overwrite: Bool = false, job: String? = nil) -> FolderPublisher {
+        FolderPublisher(target: root.appendingPathComponent(out), overwrite: overwrite, job: job,
                         protecting: [root.appendingPathComponent("capture")])
     }
 

@@ -3,14 +3,14 @@ import Foundation
 import Glibc
 #endif
 
-/// The one way StageMix puts an output folder in place, for `compose` and the worker alike.
+/// How StageMix puts an output folder in place on this machine, for `compose`, `synth` and the worker alike.
 ///
 /// Output is written into a staging folder beside the target and published in one step: renamed
 /// into place where nothing was, or exchanged with an earlier StageMix output (`renameat2`
 /// `RENAME_EXCHANGE`), so that a crash at any instant leaves the old output or the new one. It
 /// never replaces what StageMix did not write: a regular file, a symbolic link, a folder holding
 /// anything its marker does not list, the capture or a folder around it.
-public struct OutputPublisher: Sendable {
+public struct FolderPublisher: OutputPublishing {
     /// The output folder, as given (standardised).
     public let target: URL
     /// May an earlier StageMix output be replaced?
@@ -29,23 +29,6 @@ public struct OutputPublisher: Sendable {
 
     private var parent: URL { target.deletingLastPathComponent() }
     private var name: String { target.lastPathComponent }
-
-    /// The one sequence every whole output goes through (`compose`, `synth`): check the target, sweep
-    /// what dead processes left for it, make a staging folder, let `write` fill it, and publish it whole.
-    /// On any failure the staging folder is removed and the target is as it was.
-    public func publishStaged<T>(_ write: (URL) throws -> T) throws -> T {
-        try check()
-        sweepLeftovers()
-        let staging = try makeStaging()
-        do {
-            let result = try write(staging)
-            try publish(staging)
-            return result
-        } catch {
-            discard(staging)
-            throw error
-        }
-    }
 
     /// Throws ``OutputRefusal`` if writing the target could destroy something StageMix did not write.
     public func check() throws {
