@@ -45,7 +45,7 @@ enum BuiltinLayouts {
       "order": "pinned",
       "skip": 0,
       "limit": 1,
-      "when": "always",
+      "when": "no_screen_share",
       "label": { "position": "bottom-left" }
     },
     {
@@ -60,7 +60,37 @@ enum BuiltinLayouts {
       "order": "pinned",
       "skip": 1,
       "limit": 1,
-      "when": "always",
+      "when": "no_screen_share",
+      "label": { "position": "bottom-left" }
+    },
+    {
+      "name": "screen",
+      "x": 0, "y": 0, "width": 1, "height": 1,
+      "z": 0,
+      "maxRows": 1, "maxColumns": 1,
+      "gap": 0,
+      "fit": "contain",
+      "background": "#101217",
+      "sources": ["screen_share"],
+      "order": "pinned",
+      "skip": 0,
+      "limit": 1,
+      "when": "screen_share",
+      "label": { "position": "bottom-left" }
+    },
+    {
+      "name": "camera-inset",
+      "x": 0.73, "y": 0.71, "width": 0.25, "height": 0.25,
+      "z": 1,
+      "maxRows": 1, "maxColumns": 1,
+      "gap": 0,
+      "fit": "cover",
+      "background": "#101217",
+      "sources": ["camera"],
+      "order": "pinned",
+      "skip": 0,
+      "limit": 1,
+      "when": "screen_share",
       "label": { "position": "bottom-left" }
     }
   ]
@@ -141,7 +171,7 @@ enum BuiltinLayouts {
       "order": "pinned",
       "skip": 0,
       "limit": 1,
-      "when": "always",
+      "when": "no_screen_share",
       "label": { "position": "bottom-left" }
     },
     {
@@ -157,7 +187,38 @@ enum BuiltinLayouts {
       "order": "pinned",
       "skip": 1,
       "limit": 4,
-      "when": "always",
+      "when": "no_screen_share",
+      "label": { "position": "bottom-left" }
+    },
+    {
+      "name": "screen",
+      "x": 0, "y": 0, "width": 0.75, "height": 1,
+      "z": 0,
+      "maxRows": 1, "maxColumns": 1,
+      "gap": 0,
+      "fit": "contain",
+      "background": "#101217",
+      "sources": ["screen_share"],
+      "order": "pinned",
+      "skip": 0,
+      "limit": 1,
+      "when": "screen_share",
+      "label": { "position": "bottom-left" }
+    },
+    {
+      "name": "cameras",
+      "x": 0.75, "y": 0, "width": 0.25, "height": 1,
+      "z": 0,
+      "maxRows": 4, "maxColumns": 1,
+      "gap": 8,
+      "fit": "cover",
+      "tileAspect": "16:9",
+      "background": "#181b22",
+      "sources": ["camera"],
+      "order": "pinned",
+      "skip": 0,
+      "limit": 4,
+      "when": "screen_share",
       "label": { "position": "bottom-left" }
     }
   ]
@@ -183,7 +244,7 @@ enum BuiltinLayouts {
       "order": "pinned",
       "skip": 0,
       "limit": 1,
-      "when": "always",
+      "when": "no_screen_share",
       "label": { "position": "bottom-left" }
     },
     {
@@ -199,7 +260,38 @@ enum BuiltinLayouts {
       "order": "pinned",
       "skip": 1,
       "limit": 6,
-      "when": "always",
+      "when": "no_screen_share",
+      "label": { "position": "bottom-left" }
+    },
+    {
+      "name": "screen",
+      "x": 0, "y": 0, "width": 1, "height": 0.8,
+      "z": 0,
+      "maxRows": 1, "maxColumns": 1,
+      "gap": 0,
+      "fit": "contain",
+      "background": "#101217",
+      "sources": ["screen_share"],
+      "order": "pinned",
+      "skip": 0,
+      "limit": 1,
+      "when": "screen_share",
+      "label": { "position": "bottom-left" }
+    },
+    {
+      "name": "cameras",
+      "x": 0, "y": 0.8, "width": 1, "height": 0.2,
+      "z": 0,
+      "maxRows": 1, "maxColumns": 6,
+      "gap": 8,
+      "fit": "cover",
+      "tileAspect": "16:9",
+      "background": "#181b22",
+      "sources": ["camera"],
+      "order": "pinned",
+      "skip": 0,
+      "limit": 6,
+      "when": "screen_share",
       "label": { "position": "bottom-left" }
     }
   ]
@@ -224,7 +316,7 @@ enum BuiltinLayouts {
       "order": "pinned",
       "skip": 0,
       "limit": 1,
-      "when": "always",
+      "when": "no_screen_share",
       "label": { "position": "bottom-left" }
     },
     {
@@ -240,7 +332,38 @@ enum BuiltinLayouts {
       "order": "pinned",
       "skip": 1,
       "limit": 6,
-      "when": "always",
+      "when": "no_screen_share",
+      "label": { "position": "bottom-left" }
+    },
+    {
+      "name": "screen",
+      "x": 0, "y": 0, "width": 1, "height": 0.8,
+      "z": 0,
+      "maxRows": 1, "maxColumns": 1,
+      "gap": 0,
+      "fit": "contain",
+      "background": "#101217",
+      "sources": ["screen_share"],
+      "order": "pinned",
+      "skip": 0,
+      "limit": 1,
+      "when": "screen_share",
+      "label": { "position": "bottom-left" }
+    },
+    {
+      "name": "cameras",
+      "x": 0, "y": 0.8, "width": 1, "height": 0.2,
+      "z": 0,
+      "maxRows": 1, "maxColumns": 6,
+      "gap": 8,
+      "fit": "cover",
+      "tileAspect": "16:9",
+      "background": "#181b22",
+      "sources": ["camera"],
+      "order": "pinned",
+      "skip": 0,
+      "limit": 6,
+      "when": "screen_share",
       "label": { "position": "bottom-left" }
     }
   ]

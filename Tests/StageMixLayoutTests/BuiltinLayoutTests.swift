@@ -7,10 +7,11 @@ struct BuiltinLayoutTests {
     /// written out from the layouts' descriptions rather than read back from their JSON.
     static let expectedCount: [String: @Sendable (_ cameras: Int, _ screenShare: Bool) -> Int] = [
         "grid": { cameras, share in min(cameras + (share ? 1 : 0), 25) },
-        "spotlight": { cameras, _ in min(cameras, 7) },
-        "speaker": { cameras, _ in min(cameras, 7) },
-        "sidebar": { cameras, _ in min(cameras, 5) },
-        "pip": { cameras, _ in min(cameras, 2) },
+        // While someone shares a screen, every layout shows it in its main area and the cameras beside it.
+        "spotlight": { cameras, share in share ? 1 + min(cameras, 6) : min(cameras, 7) },
+        "speaker": { cameras, share in share ? 1 + min(cameras, 6) : min(cameras, 7) },
+        "sidebar": { cameras, share in share ? 1 + min(cameras, 4) : min(cameras, 5) },
+        "pip": { cameras, share in share ? 1 + min(cameras, 1) : min(cameras, 2) },
         "screen-share": { cameras, share in share ? 1 + min(cameras, 5) : min(cameras, 25) },
     ]
 
@@ -39,7 +40,7 @@ struct BuiltinLayoutTests {
     }
 
     @Test("tiles are even, inside the canvas and their region, apart by the gap, and as many as expected",
-          arguments: ["grid", "spotlight", "sidebar", "pip", "screen-share"])
+          arguments: ["grid", "spotlight", "speaker", "sidebar", "pip", "screen-share"])
     func invariants(name: String) throws {
         let expected = try #require(Self.expectedCount[name])
         for size in [CanvasSize(width: 1280, height: 720), CanvasSize(width: 1920, height: 1080), CanvasSize(width: 640, height: 360)] {

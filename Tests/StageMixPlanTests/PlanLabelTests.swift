@@ -23,10 +23,12 @@ struct PlanLabelTests {
         #expect(tiles.allSatisfy { $0.label?.style == LabelStyle() })
     }
 
-    @Test func aScreenShareTileIsLabelledWithItsSharersName() throws {
+    @Test func aScreenShareTileIsLabelledAsItsSharersScreen() throws {
+        // Not like the sharer's camera beside it: a viewer must tell the two apart.
         let tiles = try #require(plan(twoOnStage(screen: true), layout: Layout.builtin(named: "screen-share")!).intervals.first?.tiles)
         let share = try #require(tiles.first { $0.source == .screenShare })
-        #expect(share.label?.text == "Maya")
+        #expect(share.label?.text == "Maya (screen)")
+        #expect(tiles.first { $0.source == .camera && $0.participantId == "maya" }?.label?.text == "Maya")
     }
 
     @Test func labelsOffRemovesEveryLabelAndNothingElse() throws {

@@ -101,7 +101,8 @@ public struct CompositionPlan: Sendable, Hashable, Codable {
                                source: placed.source.kind, region: placed.region, rect: placed.rect, z: placed.z,
                                fit: placed.fit, show: .placeholder, trackId: nil, layer: nil,
                                placeholderReason: "no_video",
-                               label: PlannedLabel.of(name: participant.name, style: placed.label))
+                               label: PlannedLabel.of(name: placed.source.kind == .screenShare ? "\(participant.name) (screen)" : participant.name,
+                                                      style: placed.label))
         guard let subscribed = participant.track(source: wanted), let track = tracks[subscribed.trackId],
               let layer = LayerChoice.choose(for: track, tile: placed.rect, fit: placed.fit) else { return tile }
         tile.trackId = track.id

@@ -35,6 +35,6 @@ extension PlanDocument {
         let plan = CompositionPlan(capture: capture, timeline: timeline, layout: layout, speakers: turns)
         let billing = try BillingReport(plan: plan, tiers: tiers, prices: prices)
         self.init(timeline: timeline, plan: plan, billing: billing,
-                  warnings: capture.warnings.map(\.description))
+                  warnings: capture.warnings.map(\.description) + UnshownScreenShares.warnings(timeline: timeline, plan: plan))
     }
 }
