@@ -61,7 +61,7 @@ extension StageMix {
             let configuration = ServiceConfiguration(
                 host: host, port: port, queue: try queue.url, captureRoots: captureRoots, keysPath: keys, workers: workers,
                 outputRoot: outputRoot, allowPrivateCallbacks: allowPrivateCallbacks, maxAttempts: maxAttempts,
-                webhookRetry: RetrySchedule(baseSeconds: webhookRetryBase),
+                webhookRetry: WebhookRetry(baseSeconds: webhookRetryBase),
                 worker: worker)
             do {
                 try await StageMixServer.run(configuration)

@@ -49,7 +49,7 @@ extension StageMix {
             if let composeCommand { configuration.composeCommand = composeCommand.split(separator: " ").map(String.init) }
             try await WorkerProcess.run(
                 queueURL: try queue.url,
-                options: QueueOptions(retry: RetryPolicy(baseDelay: retryBaseSeconds)),
+                options: QueueOptions(retry: .jobRetry(baseDelay: retryBaseSeconds)),
                 configuration: configuration,
                 metrics: try metricsAddress
             )
