@@ -67,7 +67,7 @@ extension StageMix {
                 try await StageMixServer.run(configuration)
             } catch let error as ServiceSetupError {
                 FileHandle.standardError.write(Data("stagemix serve: \(error)\n".utf8))
-                throw ExitCode(64)
+                throw ExitCode.usageError
             } catch let error as QueueError {
                 FileHandle.standardError.write(Data("stagemix serve: \(error)\n".utf8))
                 throw ExitCode.internalFailure

@@ -36,7 +36,7 @@ extension StageMix {
                         try CompositionInput.plan(capture: captureDirectory, options: options, speakers: SpeakerPass.stoppable(signals))
                     }
                 } catch is CancellationError {
-                    throw ExitCode(signals.exitCode ?? 130)
+                    throw ExitCode(signals.exitStatus ?? .interrupted)
                 }
                 let (capture, _, doc) = planned
                 for warning in doc.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
@@ -52,9 +52,9 @@ extension StageMix {
                         return try job.run(publishingWith: publisher, progress: display.show, shouldStop: { signals.stopRequested })
                     }
                 } catch {
-                    if let code = signals.exitCode {
+                    if let status = signals.exitStatus {
                         FileHandle.standardError.write(Data("stagemix: stopped; \(out.path) is as it was\n".utf8))
-                        throw ExitCode(code)
+                        throw ExitCode(status)
                     }
                     if error is OutputRefusal { throw BadInput(error) }
                     throw error
