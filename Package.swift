@@ -113,12 +113,19 @@ let package = Package(
 
         // What several test targets share: the Goertzel tone meter. Built only for tests.
         .target(name: "StageMixTestSupport", path: "Tests/StageMixTestSupport", swiftSettings: swiftSettings),
+        // What the queue's and the service's tests share: a real PostgreSQL, worker processes, a fake compose,
+        // temporary directories. Kept apart from StageMixTestSupport so that the media tests build no SwiftNIO or PostgreSQL.
+        .target(name: "StageMixQueueTestSupport", dependencies: ["StageMixQueue"],
+                path: "Tests/StageMixQueueTestSupport", swiftSettings: swiftSettings),
         .testTarget(name: "StageMixLayoutTests", dependencies: ["StageMixLayout"], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixCoreTests", dependencies: ["StageMixCore", "StageMixLayout"], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixMediaTests", dependencies: ["StageMixMedia", "StageMixTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixOutputTests", dependencies: ["StageMixOutput"], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixQueueTests", dependencies: [
-            "StageMixQueue", "StageMixOutput", "StageMixOptions", "StageMixService",
+            "StageMixQueue", "StageMixOutput", "StageMixOptions", "StageMixQueueTestSupport",
+        ], swiftSettings: swiftSettings),
+        .testTarget(name: "StageMixServiceTests", dependencies: [
+            "StageMixService", "StageMixQueue", "StageMixQueueTestSupport",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "JWTKit", package: "jwt-kit"),

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import StageMixOptions
 @testable import StageMixQueue
+import StageMixQueueTestSupport
 
 @Suite("Job spec and queue URL")
 struct JobSpecTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import StageMixOptions
 @testable import StageMixQueue
+import StageMixQueueTestSupport
 
 /// The same contract, run against a real SQLite file and a real PostgreSQL server.
 @Suite("JobQueue contract")
