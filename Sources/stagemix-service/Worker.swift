@@ -1,5 +1,6 @@
 import ArgumentParser
 import StageMixQueue
+import StageMixService
 
 extension StageMix {
     /// `stagemix worker`: runs queued compose jobs until SIGTERM.

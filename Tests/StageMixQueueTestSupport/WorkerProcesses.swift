@@ -67,9 +67,10 @@ public struct WorkerProcesses: Sendable {
         try await run(try Self.binary, arguments + ["--queue", queueURL]).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// `GET path` from a worker's metrics endpoint, through bash's /dev/tcp: the raw HTTP response.
+    /// `GET path` from a worker's metrics endpoint, through bash's /dev/tcp: the raw HTTP response
+    /// (read to the end, so the request asks the server to close the connection after it).
     public func httpGet(port: Int, path: String) async throws -> String {
-        try await run("/bin/bash", ["-c", "exec 3<>/dev/tcp/127.0.0.1/\(port) && printf 'GET \(path) HTTP/1.1\\r\\nHost: localhost\\r\\n\\r\\n' >&3 && cat <&3"])
+        try await run("/bin/bash", ["-c", "exec 3<>/dev/tcp/127.0.0.1/\(port) && printf 'GET \(path) HTTP/1.1\\r\\nHost: localhost\\r\\nConnection: close\\r\\n\\r\\n' >&3 && cat <&3"])
     }
 
     public func logs() -> String {

@@ -37,7 +37,7 @@ public struct CompositionAPI: Sendable {
         router.add(middleware: MetricsMiddleware())
         router.get("/healthz") { _, _ in APIResponse.json(["status": "ok"]) }
         router.get("/readyz") { _, _ in try await ready() }
-        router.get("/metrics") { _, _ in try await metricsText() }
+        router.get("/metrics") { _, _ in await MetricsEndpoint.response(metrics, queue: store) }
         router.get("/openapi.json") { _, _ in APIResponse.text(OpenAPIDocument.json, contentType: "application/json") }
         router.post("/v1/compositions") { request, context in try await create(request, context: context) }
         router.get("/v1/compositions") { request, context in try await list(request, context: context) }
@@ -213,10 +213,5 @@ public struct CompositionAPI: Sendable {
             throw Problem.unavailable("the queue is not reachable: \(error)")
         }
         return APIResponse.json(["status": "ready"])
-    }
-
-    func metricsText() async throws -> Response {
-        let counts = try? await store.countByState()
-        return APIResponse.text(metrics.render(queue: counts), contentType: "text/plain; version=0.0.4; charset=utf-8")
     }
 }
