@@ -33,8 +33,10 @@ public struct CompositionAPI: Sendable {
 
     public func router() -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
-        router.add(middleware: ProblemMiddleware())
+        // Outermost first: the request metrics count the answer the problem middleware made of an error,
+        // with the status actually sent (a 401 or 422 is not a 500, a 405 not a 404).
         router.add(middleware: MetricsMiddleware())
+        router.add(middleware: ProblemMiddleware())
         router.get("/healthz") { _, _ in APIResponse.json(["status": "ok"]) }
         router.get("/readyz") { _, _ in try await ready() }
         router.get("/metrics") { _, _ in await MetricsEndpoint.response(metrics, queue: store) }
