@@ -76,9 +76,7 @@ let package = Package(
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),
-            .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
-            .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
             .product(name: "Crypto", package: "swift-crypto"),
@@ -116,13 +114,20 @@ let package = Package(
 
         // What several test targets share: the Goertzel tone meter. Built only for tests.
         .target(name: "StageMixTestSupport", path: "Tests/StageMixTestSupport", swiftSettings: swiftSettings),
+        // What the queue's and the service's tests share: a real PostgreSQL, worker processes, a fake compose,
+        // temporary directories. Kept apart from StageMixTestSupport so that the media tests build no SwiftNIO or PostgreSQL.
+        .target(name: "StageMixQueueTestSupport", dependencies: ["StageMixQueue"],
+                path: "Tests/StageMixQueueTestSupport", swiftSettings: swiftSettings),
         .testTarget(name: "StageMixLayoutTests", dependencies: ["StageMixLayout"], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixCaptureTests", dependencies: ["StageMixCapture", "StageMixJSON", "StageMixPlan", "StageMixTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixPlanTests", dependencies: ["StageMixPlan", "StageMixCapture", "StageMixLayout", "StageMixTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixMediaTests", dependencies: ["StageMixMedia", "StageMixTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixPublishingTests", dependencies: ["StageMixPublishing"], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixQueueTests", dependencies: [
-            "StageMixQueue", "StageMixPublishing", "StageMixOptions", "StageMixService",
+            "StageMixQueue", "StageMixPublishing", "StageMixOptions", "StageMixQueueTestSupport",
+        ], swiftSettings: swiftSettings),
+        .testTarget(name: "StageMixServiceTests", dependencies: [
+            "StageMixService", "StageMixQueue", "StageMixQueueTestSupport",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "JWTKit", package: "jwt-kit"),

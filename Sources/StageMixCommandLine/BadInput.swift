@@ -3,8 +3,10 @@ import Foundation
 import StageMixOptions
 
 extension ExitCode {
-    public static let badInput = ExitCode(65)
-    public static let internalFailure = ExitCode(70)
+    public init(_ status: ComposeChild.ExitStatus) { self.init(status.rawValue) }
+    public static let usageError = ExitCode(ComposeChild.ExitStatus.usageError)
+    public static let badInput = ExitCode(ComposeChild.ExitStatus.badInput)
+    public static let internalFailure = ExitCode(ComposeChild.ExitStatus.internalFailure)
 }
 
 /// Runs a command body, mapping errors to the two exit codes with a message on stderr.
@@ -32,7 +34,7 @@ private func reported(_ error: any Error) -> ExitCode {
         return exit
     case let option as OptionError:
         FileHandle.standardError.write(Data("stagemix: \(option)\n".utf8))
-        return .validationFailure
+        return .usageError
     case let bad as BadInput:
         FileHandle.standardError.write(Data("stagemix: \(bad)\n".utf8))
         return .badInput

@@ -61,13 +61,13 @@ extension StageMix {
             let configuration = ServiceConfiguration(
                 host: host, port: port, queue: try queue.url, captureRoots: captureRoots, keysPath: keys, workers: workers,
                 outputRoot: outputRoot, allowPrivateCallbacks: allowPrivateCallbacks, maxAttempts: maxAttempts,
-                webhookRetry: RetrySchedule(baseSeconds: webhookRetryBase),
+                webhookRetry: WebhookRetry(baseSeconds: webhookRetryBase),
                 worker: worker)
             do {
                 try await StageMixServer.run(configuration)
             } catch let error as ServiceSetupError {
                 FileHandle.standardError.write(Data("stagemix serve: \(error)\n".utf8))
-                throw ExitCode(64)
+                throw ExitCode.usageError
             } catch let error as QueueError {
                 FileHandle.standardError.write(Data("stagemix serve: \(error)\n".utf8))
                 throw ExitCode.internalFailure

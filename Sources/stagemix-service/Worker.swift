@@ -1,5 +1,6 @@
 import ArgumentParser
 import StageMixQueue
+import StageMixService
 
 extension StageMix {
     /// `stagemix worker`: runs queued compose jobs until SIGTERM.
@@ -49,7 +50,7 @@ extension StageMix {
             if let composeCommand { configuration.composeCommand = composeCommand.split(separator: " ").map(String.init) }
             try await WorkerProcess.run(
                 queueURL: try queue.url,
-                options: QueueOptions(retry: RetryPolicy(baseDelay: retryBaseSeconds)),
+                options: QueueOptions(retry: .jobRetry(baseDelay: retryBaseSeconds)),
                 configuration: configuration,
                 metrics: try metricsAddress
             )

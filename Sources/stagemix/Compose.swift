@@ -37,7 +37,7 @@ extension StageMix {
                         try CompositionInput.plan(capture: CaptureFolder(path: captureDirectory), options: options, speakers: SpeakerAnalysis.planningPass(shouldStop: { signals.stopRequested }))
                     }
                 } catch is CancellationError {
-                    throw ExitCode(signals.exitCode ?? 130)
+                    throw ExitCode(signals.exitStatus ?? .interrupted)
                 }
                 let (capture, _, doc) = planned
                 for warning in doc.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
@@ -54,9 +54,9 @@ extension StageMix {
                         return try job.run(publishingWith: publisher, progress: display.show, shouldStop: { signals.stopRequested })
                     }
                 } catch {
-                    if let code = signals.exitCode {
+                    if let status = signals.exitStatus {
                         FileHandle.standardError.write(Data("stagemix: stopped; \(destination) is as it was\n".utf8))
-                        throw ExitCode(code)
+                        throw ExitCode(status)
                     }
                     if error is OutputRefusal { throw BadInput(error) }
                     throw error

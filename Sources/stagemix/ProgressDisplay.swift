@@ -1,4 +1,5 @@
 import Foundation
+import StageMixOptions
 import StageMixPipeline
 
 /// Shows compose progress: a bar on a terminal, JSON lines otherwise (for workers and scripts).
@@ -13,9 +14,8 @@ struct ProgressDisplay {
             let line = String(format: "\r[%@] %5.1f%%  %.1fx  %@ left ", bar, p.percent, p.speed, Self.clock(p.etaSeconds))
             FileHandle.standardError.write(Data(line.utf8))
         } else {
-            let line = String(format: "{\"event\":\"progress\",\"percent\":%.1f,\"speed\":%.2f,\"etaSeconds\":%.1f}\n",
-                              p.percent, p.speed, p.etaSeconds)
-            FileHandle.standardOutput.write(Data(line.utf8))
+            let line = ComposeChild.ProgressLine(percent: p.percent, speed: p.speed, etaSeconds: p.etaSeconds)
+            FileHandle.standardOutput.write(Data((line.text + "\n").utf8))
         }
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StageMixOptions
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,13 +26,13 @@ enum ServiceCommands {
 
                 """
             FileHandle.standardError.write(Data(message.utf8))
-            exit(70)
+            exit(ComposeChild.ExitStatus.internalFailure.rawValue)
         }
         var cArguments: [UnsafeMutablePointer<CChar>?] = ([path] + arguments.dropFirst()).map { strdup($0) }
         cArguments.append(nil)
         execv(path, &cArguments)
         FileHandle.standardError.write(Data("stagemix: cannot run \(path): \(String(cString: strerror(errno)))\n".utf8))
-        exit(70)
+        exit(ComposeChild.ExitStatus.internalFailure.rawValue)
     }
 
     /// `stagemix-service` in the directory of this executable (symbolic links resolved).

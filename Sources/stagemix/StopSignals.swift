@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import StageMixOptions
 import StageMixPublishing
 #if canImport(Glibc)
 import Glibc
@@ -28,8 +29,8 @@ final class StopSignals: @unchecked Sendable {
     /// True once a stop signal has arrived.
     var stopRequested: Bool { lock.withLock { received != nil } }
 
-    /// The exit code for the signal received (130 for SIGINT, 143 for SIGTERM), if one was.
-    var exitCode: Int32? { lock.withLock { received.map { 128 + $0 } } }
+    /// The exit status for the signal received (130 for SIGINT, 143 for SIGTERM), if one was.
+    var exitStatus: ComposeChild.ExitStatus? { lock.withLock { received.map(ComposeChild.ExitStatus.stopped(bySignal:)) } }
 
     private func receive(_ signo: Int32) {
         let first = lock.withLock { () -> Bool in
@@ -40,7 +41,7 @@ final class StopSignals: @unchecked Sendable {
         DispatchQueue.global().asyncAfter(deadline: .now() + Self.patience) {
             StagingRegistry.shared.removeAll()
             FileHandle.standardError.write(Data("stagemix: stopped by signal \(signo)\n".utf8))
-            _exit(128 + signo)
+            _exit(ComposeChild.ExitStatus.stopped(bySignal: signo).rawValue)
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import StageMixQueue
+import StageMixQueueTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif

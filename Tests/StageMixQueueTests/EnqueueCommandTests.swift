@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import StageMixOptions
 @testable import StageMixQueue
+import StageMixQueueTestSupport
 
 /// `stagemix enqueue` takes every compose option, stores it, and refuses what compose would refuse
 /// before anything is queued.

@@ -4,7 +4,7 @@ import Testing
 /// The lifecycle state machine on its own, no database.
 @Suite("Job lifecycle")
 struct JobLifecycleTests {
-    let policy = RetryPolicy(baseDelay: 10, maxDelay: 100, jitter: 0.5)
+    let policy = Backoff(baseDelay: 10, maxDelay: 100, jitter: 0.5...1)
 
     func queued(maxAttempts: Int = 3) -> Job {
         Job(id: "j", spec: JobSpec(capture: "/c", out: "/o"), maxAttempts: maxAttempts, now: 0)

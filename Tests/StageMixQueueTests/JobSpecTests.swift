@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import StageMixOptions
 @testable import StageMixQueue
+import StageMixQueueTestSupport
 
 @Suite("Job spec and queue URL")
 struct JobSpecTests {
@@ -119,8 +120,8 @@ struct JobSpecTests {
     }
 
     @Test func progressLinesAreParsed() {
-        #expect(ComposeEvent.progress(in: #"{"event":"progress","percent":12.5,"speed":3.1,"etaSeconds":20}"#) == 12.5)
-        #expect(ComposeEvent.progress(in: #"{"event":"done"}"#) == nil)
-        #expect(ComposeEvent.progress(in: "plain text") == nil)
+        #expect(ComposeChild.ProgressLine(parsing: #"{"event":"progress","percent":12.5,"speed":3.1,"etaSeconds":20}"#)?.percent == 12.5)
+        #expect(ComposeChild.ProgressLine(parsing: #"{"event":"done"}"#)?.percent == nil)
+        #expect(ComposeChild.ProgressLine(parsing: "plain text")?.percent == nil)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import StageMixQueue
+import StageMixQueueTestSupport
 
 /// Queue URLs with libpq's `sslmode`/`sslrootcert`, against a real PostgreSQL server that accepts TLS
 /// connections only, with a certificate from a test CA that names `localhost` alone.

@@ -2,12 +2,13 @@ import Foundation
 import Testing
 import StageMixOptions
 @testable import StageMixQueue
+import StageMixQueueTestSupport
 
 /// The same contract, run against a real SQLite file and a real PostgreSQL server.
 @Suite("JobQueue contract")
 struct QueueContractTests {
     /// Back-off long enough that a loaded CI machine cannot let it pass between two statements.
-    static let noJitter = QueueOptions(retry: RetryPolicy(baseDelay: 1.5, maxDelay: 10, jitter: 0), random: { 0 })
+    static let noJitter = QueueOptions(retry: Backoff(baseDelay: 1.5, maxDelay: 10, jitter: 1...1), random: { 0 })
 
     func spec(_ name: String = UUID().uuidString) -> JobSpec {
         JobSpec(capture: "/captures/\(name)", out: "/out/\(name)", options: ComposeOptions(layout: "grid", resolution: "1280x720", fps: 30))

@@ -1,4 +1,5 @@
 import Foundation
+import StageMixOptions
 import StageMixPublishing
 
 /// A composition as the API shows it (and as webhook events carry it): its status in the API's
@@ -139,7 +140,7 @@ public struct CompositionView: Codable, Sendable, Hashable {
             // A worker's permanent failures (compose refused the input or the options) say so first; any
             // other failure that killed the job ran out of attempts on passing faults.
             let message = job.lastError ?? "failed"
-            error = Failure(message: message, retryable: !AttemptRun.permanentFailurePrefixes.contains { message.hasPrefix($0) })
+            error = Failure(message: message, retryable: ComposeChild.Failure(error: message)?.isRetryable ?? true)
         case .queued, .failed, .cancelled:
             break
         }

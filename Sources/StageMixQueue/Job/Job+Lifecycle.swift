@@ -84,7 +84,7 @@ extension Job {
 
     /// A failed attempt: retried after a back-off unless it is not `retryable` (bad input) or out of attempts.
     public mutating func fail(
-        _ lease: JobLease, error: String, retryable: Bool, now: Double, policy: RetryPolicy, random: Double
+        _ lease: JobLease, error: String, retryable: Bool, now: Double, policy: Backoff, random: Double
     ) -> FailAction {
         guard holds(lease) else { return .fenced }
         lastError = error

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
+import StageMixOptions
 import StageMixPublishing
 
 /// One attempt of one job: spawn the compose child, renew the lease while it runs, then
@@ -43,7 +44,7 @@ struct AttemptRun {
         do {
             try await AttemptOutput.onFileThread(output.prepare)
         } catch let refusal as OutputRefusal {
-            await report("fail") { [lease] queue in _ = try await queue.fail(lease, error: "bad input: \(refusal)", retryable: false) }
+            await report("fail") { [lease] queue in _ = try await queue.fail(lease, error: "\(ComposeChild.Failure.badInput): \(refusal)", retryable: false) }
             return .badInput
         } catch {
             await report("fail") { [lease] queue in _ = try await queue.fail(lease, error: "cannot prepare \(job.spec.out): \(error)", retryable: true) }
@@ -51,7 +52,7 @@ struct AttemptRun {
         }
         do {
             child = try ChildProcess(arguments: configuration.composeCommand + job.spec.composeArguments(outDirectory: output.attemptDirectory.path)) { line in
-                if let percent = ComposeEvent.progress(in: line) { progress.withLockedValue { $0 = percent } }
+                if let line = ComposeChild.ProgressLine(parsing: line) { progress.withLockedValue { $0 = line.percent } }
             }
         } catch {
             await report("fail") { [lease] queue in _ = try await queue.fail(lease, error: "cannot start compose: \(error)", retryable: true) }
@@ -78,23 +79,16 @@ struct AttemptRun {
         }
 
         let exit = await child.waitForExit()
-        switch exit {
-        case .exited(0):
-            return await publish(output)
-        case .exited(64), .exited(65):
-            // A usage error or bad input fails the same way however often it is tried.
-            await removeLeftovers(output)
-            await report("fail") { [lease, error = failure(exit, child)] queue in
-                _ = try await queue.fail(lease, error: error, retryable: false)
-            }
-            return .badInput
-        default:
-            await removeLeftovers(output)
-            await report("fail") { [lease, error = failure(exit, child)] queue in
-                _ = try await queue.fail(lease, error: error, retryable: true)
-            }
-            return .failed
+        let failure: ComposeChild.Failure? = switch exit {
+        case .exited(let status): ComposeChild.Failure(exitStatus: ComposeChild.ExitStatus(rawValue: status))
+        case .signalled: .composeFailed
         }
+        guard let failure else { return await publish(output) }
+        await removeLeftovers(output)
+        await report("fail") { [lease, error = message(failure, exit, child)] queue in
+            _ = try await queue.fail(lease, error: error, retryable: failure.isRetryable)
+        }
+        return failure.isRetryable ? .failed : .badInput
     }
 
     /// Waits for the child, renewing the lease every heartbeat; returns why it must be stopped, if it must.
@@ -149,7 +143,7 @@ struct AttemptRun {
         } catch let refusal as OutputRefusal {
             // Something not StageMix's appeared at the output while the job ran: never replace it, never retry.
             await removeLeftovers(output)
-            await report("fail") { [lease] queue in _ = try await queue.fail(lease, error: "bad input: \(refusal)", retryable: false) }
+            await report("fail") { [lease] queue in _ = try await queue.fail(lease, error: "\(ComposeChild.Failure.badInput): \(refusal)", retryable: false) }
             return .badInput
         } catch {
             await removeLeftovers(output)
@@ -166,13 +160,10 @@ struct AttemptRun {
         _ = try? await AttemptOutput.onFileThread(output.removeAttemptLeftovers)
     }
 
-    /// How the errors of failures that no retry can mend begin (``CompositionView`` tells `retryable` by them).
-    static let permanentFailurePrefixes = ["bad input", "usage error"]
-
-    private func failure(_ exit: ChildProcess.Exit, _ child: ChildProcess) -> String {
-        let kind = exit == .exited(65) ? "bad input" : exit == .exited(64) ? "usage error" : "compose failed"
+    /// The job's error: the failure's words first (``CompositionView`` tells `retryable` by them), then compose's last words.
+    private func message(_ failure: ComposeChild.Failure, _ exit: ChildProcess.Exit, _ child: ChildProcess) -> String {
         let tail = child.stderrTail.trimmingCharacters(in: .whitespacesAndNewlines)
-        return tail.isEmpty ? "\(kind) (\(exit))" : "\(kind) (\(exit)): \(tail.suffix(1000))"
+        return tail.isEmpty ? "\(failure) (\(exit))" : "\(failure) (\(exit)): \(tail.suffix(1000))"
     }
 
     private func report(_ what: String, _ write: @escaping @Sendable (any JobQueue) async throws -> Void) async {

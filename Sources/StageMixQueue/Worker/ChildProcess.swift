@@ -6,13 +6,14 @@ import Glibc
 
 /// A compose child process, spawned in a process group of its own so that killing it kills
 /// whatever it started too. Waiting and reading happen on threads of their own (blocking
-/// `waitpid`/`poll`), never on Swift Concurrency's cooperative pool.
-final class ChildProcess: Sendable {
-    enum Exit: Sendable, Equatable, CustomStringConvertible {
+/// `waitpid`/`poll`), never on Swift Concurrency's cooperative pool. Public for the tests' own
+/// helpers, which spawn `stagemix` and PostgreSQL the same way.
+public final class ChildProcess: Sendable {
+    public enum Exit: Sendable, Equatable, CustomStringConvertible {
         case exited(Int32)
         case signalled(Int32)
 
-        var description: String {
+        public var description: String {
             switch self {
             case .exited(let code): "exit status \(code)"
             case .signalled(let signal): "killed by signal \(signal)"
@@ -27,12 +28,12 @@ final class ChildProcess: Sendable {
         var waiters: [CheckedContinuation<Exit, Never>] = []
     }
 
-    let pid: pid_t
+    public let pid: pid_t
     private let state = NIOLockedValueBox(State())
     private static let stderrKeep = 4096
 
     /// Starts `arguments[0]` (looked up in PATH) with the rest as argv; each stdout line goes to `onLine`.
-    init(arguments: [String], onLine: @escaping @Sendable (String) -> Void) throws {
+    public init(arguments: [String], onLine: @escaping @Sendable (String) -> Void) throws {
         precondition(!arguments.isEmpty)
         var stdoutPipe: [Int32] = [0, 0]
         var stderrPipe: [Int32] = [0, 0]
@@ -84,13 +85,13 @@ final class ChildProcess: Sendable {
         waiter.start()
     }
 
-    var exit: Exit? { state.withLockedValue { $0.exit } }
+    public var exit: Exit? { state.withLockedValue { $0.exit } }
 
     /// The last few KiB the child wrote to stderr.
-    var stderrTail: String { String(decoding: state.withLockedValue { $0.stderrTail }, as: UTF8.self) }
+    public var stderrTail: String { String(decoding: state.withLockedValue { $0.stderrTail }, as: UTF8.self) }
 
     /// Waits for the child to exit without holding a thread of the cooperative pool.
-    func waitForExit() async -> Exit {
+    public func waitForExit() async -> Exit {
         await withCheckedContinuation { continuation in
             let exit = state.withLockedValue { state -> Exit? in
                 if let exit = state.exit { return exit }
@@ -102,13 +103,13 @@ final class ChildProcess: Sendable {
     }
 
     /// Sends `signal` to the child alone, if it is still running.
-    func send(_ signal: Int32) {
+    public func send(_ signal: Int32) {
         guard exit == nil else { return }
         _ = Glibc.kill(pid, signal)
     }
 
     /// SIGKILL to the child's whole process group.
-    func kill() {
+    public func kill() {
         guard exit == nil else { return }
         _ = Glibc.kill(-pid, SIGKILL)
     }

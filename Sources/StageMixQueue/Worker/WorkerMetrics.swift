@@ -66,6 +66,14 @@ public final class WorkerMetrics: Sendable {
         }
     }
 
+    /// One scrape: the queue's jobs by state as `queue` reports them now, then ``render(queue:)``. The
+    /// queue has 2 s to answer; one that does not leaves its gauge out of this scrape rather than holding it up.
+    public func scrape(_ queue: (any JobQueue)?) async -> String {
+        var counts: [JobState: Int]?
+        if let queue { counts = try? await withDeadline(2) { try await queue.countByState() } }
+        return render(queue: counts)
+    }
+
     /// The Prometheus text exposition format (version 0.0.4). `queue` sets the queue's jobs by state
     /// first, as this worker's queue reports them at scrape time (every worker scraped reports the same).
     public func render(queue: [JobState: Int]? = nil) -> String {

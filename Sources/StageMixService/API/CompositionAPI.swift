@@ -34,11 +34,13 @@ public struct CompositionAPI: Sendable {
 
     public func router() -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
-        router.add(middleware: ProblemMiddleware())
+        // Outermost first: the request metrics count the answer the problem middleware made of an error,
+        // with the status actually sent (a 401 or 422 is not a 500, a 405 not a 404).
         router.add(middleware: MetricsMiddleware())
+        router.add(middleware: ProblemMiddleware())
         router.get("/healthz") { _, _ in APIResponse.json(["status": "ok"]) }
         router.get("/readyz") { _, _ in try await ready() }
-        router.get("/metrics") { _, _ in try await metricsText() }
+        router.get("/metrics") { _, _ in await MetricsEndpoint.response(metrics, queue: store) }
         router.get("/openapi.json") { _, _ in APIResponse.text(OpenAPIDocument.json, contentType: "application/json") }
         router.post("/v1/compositions") { request, context in try await create(request, context: context) }
         router.get("/v1/compositions") { request, context in try await list(request, context: context) }
@@ -222,10 +224,5 @@ public struct CompositionAPI: Sendable {
             throw Problem.unavailable("the queue is not reachable: \(error)")
         }
         return APIResponse.json(["status": "ready"])
-    }
-
-    func metricsText() async throws -> Response {
-        let counts = try? await store.countByState()
-        return APIResponse.text(metrics.render(queue: counts), contentType: "text/plain; version=0.0.4; charset=utf-8")
     }
 }

@@ -1,7 +1,7 @@
-import Crypto
 import Foundation
 import StageMixLayout
 import StageMixOptions
+import StageMixQueue
 
 /// The body of `POST /v1/compositions` and `POST /v1/plans`, checked field by field: every error
 /// names its field (`capture`, `options.fps`, ...). `options` takes every compose option under its
@@ -170,13 +170,13 @@ public struct CompositionRequest: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let data = (try? encoder.encode(Canonical(capture: capturePath, layout: layout, options: options, callbackUrl: callbackURL))) ?? Data()
-        return SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+        return SHA256Digest.hex(of: data)
     }
 
     /// One composition per value: the API key with the idempotency key, or with the request's digest.
     public func requestKey(apiKey: String) -> String {
         let material = idempotencyKey.map { "\(apiKey)\nidempotency-key\n\($0)" } ?? "\(apiKey)\nrequest\n\(digest)"
-        return SHA256.hash(data: Data(material.utf8)).map { String(format: "%02x", $0) }.joined()
+        return SHA256Digest.hex(of: Data(material.utf8))
     }
 }
 

@@ -1,5 +1,6 @@
-import Crypto
 import Foundation
+import StageMixPlan
+import StageMixQueue
 
 /// A document given inline in a request: its field, its JSON, and where it is kept for the job.
 public struct InlineDocument: Sendable {
@@ -31,7 +32,7 @@ public struct InlineTables: Sendable {    public enum Kind: Sendable { case pric
         guard let data = try? encoder.encode(value), data.count <= limit else {
             throw Problem.invalid(field, "must be at most \(limit >> 10) KiB of JSON")
         }
-        let name = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined() + ".json"
+        let name = SHA256Digest.hex(of: data) + ".json"
         let path = directory.appendingPathComponent(name).path
         inline.append(InlineDocument(field: field, data: data, path: path))
         return path

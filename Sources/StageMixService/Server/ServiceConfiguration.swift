@@ -14,12 +14,12 @@ public struct ServiceConfiguration: Sendable {
     public var outputRoot: String
     public var allowPrivateCallbacks: Bool
     public var maxAttempts: Int
-    public var webhookRetry: RetrySchedule
+    public var webhookRetry: WebhookRetry
     public var worker: WorkerConfiguration
     public var queueOptions: QueueOptions
 
     public init(host: String, port: Int, queue: QueueURL, captureRoots: [String], keysPath: String, workers: Int,
-                outputRoot: String, allowPrivateCallbacks: Bool, maxAttempts: Int = 3, webhookRetry: RetrySchedule = RetrySchedule(),
+                outputRoot: String, allowPrivateCallbacks: Bool, maxAttempts: Int = 3, webhookRetry: WebhookRetry = WebhookRetry(),
                 worker: WorkerConfiguration = WorkerConfiguration(), queueOptions: QueueOptions = QueueOptions()) {
         self.host = host
         self.port = port

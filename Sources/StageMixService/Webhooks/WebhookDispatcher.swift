@@ -8,20 +8,20 @@ import StageMixQueue
 
 /// Delivers the outbox: takes due events (locked for a while, so a dispatcher killed mid-delivery
 /// leaves them to the next), POSTs each signed to its callback, and records the outcome. A 2xx answer
-/// is delivery; anything else is tried again later (``RetrySchedule``). Any number of `serve`
+/// is delivery; anything else is tried again later (``WebhookRetry``). Any number of `serve`
 /// processes may run one: the lock keeps an event to one of them at a time.
 public final class WebhookDispatcher: Service, Sendable {
     let store: any SQLJobStore
     let keys: APIKeyStore
     let policy: CallbackPolicy
-    let schedule: RetrySchedule
+    let schedule: WebhookRetry
     let logger: Logger
     let owner = "dispatcher-\(getpid())-\(UUID().uuidString.prefix(8))"
     /// An event in hand is locked this long: longer than a delivery can take.
     static let lockSeconds = 15.0
     static let requestTimeout: TimeAmount = .seconds(10)
 
-    public init(store: any SQLJobStore, keys: APIKeyStore, policy: CallbackPolicy, schedule: RetrySchedule, logger: Logger) {
+    public init(store: any SQLJobStore, keys: APIKeyStore, policy: CallbackPolicy, schedule: WebhookRetry, logger: Logger) {
         self.store = store
         self.keys = keys
         self.policy = policy

@@ -6,18 +6,18 @@ import Glibc
 /// A real PostgreSQL server for tests: initdb in a temporary directory, started with pg_ctl on
 /// a free loopback port, as the `postgres` system user when the tests run as root (initdb and
 /// postgres refuse to run as root), stopped when the test process exits.
-final class TemporaryPostgres: Sendable {
-    static let binDirectory = "/usr/lib/postgresql/15/bin"
+public final class TemporaryPostgres: Sendable {
+    public static let binDirectory = "/usr/lib/postgresql/15/bin"
 
-    let directory: String
-    let port: Int
+    public let directory: String
+    public let port: Int
     /// With TLS, the server accepts TLS connections only (`hostssl` lines alone in pg_hba.conf).
-    let tls: TestCertificates?
+    public let tls: TestCertificates?
 
     /// One server shared by the tests that need no server of their own; each test makes its own database.
-    static let shared = Task { try await TemporaryPostgres.start() }
+    public static let shared = Task { try await TemporaryPostgres.start() }
 
-    static func start(tls: TestCertificates? = nil) async throws -> TemporaryPostgres {
+    public static func start(tls: TestCertificates? = nil) async throws -> TemporaryPostgres {
         guard FileManager.default.isExecutableFile(atPath: "\(binDirectory)/initdb") else {
             throw TestFailure("PostgreSQL 15 server binaries are missing at \(binDirectory): install the postgresql package (scripts/install-deps does)")
         }
@@ -57,22 +57,22 @@ final class TemporaryPostgres: Sendable {
         """.write(toFile: "\(dataDirectory)/pg_hba.conf", atomically: false, encoding: .utf8)
     }
 
-    var dataDirectory: String { "\(directory)/data" }
+    public var dataDirectory: String { "\(directory)/data" }
 
     /// Makes a fresh database and returns its queue URL.
-    func makeDatabase() async throws -> String {
+    public func makeDatabase() async throws -> String {
         "postgres://postgres@127.0.0.1:\(port)/\(try await makeDatabase(overSocket: false))"
     }
 
     /// Makes a fresh database, through the server's Unix socket or over TCP, and returns its name.
-    func makeDatabase(overSocket: Bool) async throws -> String {
+    public func makeDatabase(overSocket: Bool) async throws -> String {
         let name = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         let host = overSocket ? directory : "127.0.0.1"
         try await run("\(Self.binDirectory)/psql", ["-X", "-q", "-h", host, "-p", "\(port)", "-U", "postgres", "-d", "postgres", "-c", "CREATE DATABASE \(name)"])
         return name
     }
 
-    func startServer() async throws {
+    public func startServer() async throws {
         try await asServerUser("\(Self.binDirectory)/pg_ctl", [
             "-D", dataDirectory, "-l", "\(directory)/server.log", "-w", "-t", "30", "start",
             "-o", "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"
@@ -80,17 +80,17 @@ final class TemporaryPostgres: Sendable {
         ])
     }
 
-    func stopServer(mode: String = "fast") async throws {
+    public func stopServer(mode: String = "fast") async throws {
         try await asServerUser("\(Self.binDirectory)/pg_ctl", ["-D", dataDirectory, "-w", "-m", mode, "stop"])
     }
 
-    func restart() async throws {
+    public func restart() async throws {
         try await stopServer()
         try await startServer()
     }
 
     /// Stops the server at once and removes its files; blocking, as it also runs at process exit.
-    func destroy() {
+    public func destroy() {
         let pgctl = "\(Self.binDirectory)/pg_ctl -D '\(dataDirectory)' -w -m immediate stop >/dev/null 2>&1"
         _ = system(getuid() == 0 ? "/sbin/runuser -u postgres -- \(pgctl)" : pgctl)
         try? FileManager.default.removeItem(atPath: directory)

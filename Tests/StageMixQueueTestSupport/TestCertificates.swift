@@ -3,15 +3,15 @@ import Foundation
 /// A certificate authority and a server certificate it signed, made with the `openssl` command line
 /// for one test run: the server's certificate names `localhost` only, so connecting to 127.0.0.1
 /// with hostname verification must fail while chain verification alone succeeds.
-struct TestCertificates: Sendable {
-    let directory: String
-    var caCertificate: String { "\(directory)/ca.crt" }
-    var serverCertificate: String { "\(directory)/server.crt" }
-    var serverKey: String { "\(directory)/server.key" }
+public struct TestCertificates: Sendable {
+    public let directory: String
+    public var caCertificate: String { "\(directory)/ca.crt" }
+    public var serverCertificate: String { "\(directory)/server.crt" }
+    public var serverKey: String { "\(directory)/server.key" }
     /// A second CA that signed nothing here.
-    var unrelatedCACertificate: String { "\(directory)/unrelated-ca.crt" }
+    public var unrelatedCACertificate: String { "\(directory)/unrelated-ca.crt" }
 
-    static func make() async throws -> TestCertificates {
+    public static func make() async throws -> TestCertificates {
         let directory = try makeTemporaryDirectory(prefix: "stagemix-tls")
         let certs = TestCertificates(directory: directory)
         let openssl = "/usr/bin/openssl"

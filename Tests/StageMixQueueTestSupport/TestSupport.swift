@@ -4,13 +4,13 @@ import Foundation
 import Glibc
 #endif
 
-struct TestFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
+public struct TestFailure: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
 }
 
 /// A new directory under /tmp, removed when the test process exits.
-func makeTemporaryDirectory(prefix: String) throws -> String {
+public func makeTemporaryDirectory(prefix: String) throws -> String {
     var template = Array("/tmp/\(prefix)-XXXXXX".utf8CString)
     guard let path = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
         throw TestFailure("mkdtemp failed")
@@ -21,7 +21,7 @@ func makeTemporaryDirectory(prefix: String) throws -> String {
 }
 
 private final class TemporaryDirectories: @unchecked Sendable {
-    static let shared: TemporaryDirectories = {
+    public static let shared: TemporaryDirectories = {
         atexit { TemporaryDirectories.shared.removeAll() }
         return TemporaryDirectories()
     }()
@@ -29,9 +29,9 @@ private final class TemporaryDirectories: @unchecked Sendable {
     private let lock = NSLock()
     private var paths: [String] = []
 
-    func add(_ path: String) { lock.withLock { paths.append(path) } }
+    public func add(_ path: String) { lock.withLock { paths.append(path) } }
 
-    func removeAll() {
+    public func removeAll() {
         for path in lock.withLock({ paths }) { try? FileManager.default.removeItem(atPath: path) }
     }
 }
@@ -39,7 +39,7 @@ private final class TemporaryDirectories: @unchecked Sendable {
 /// Runs a command to completion; throws with its output if it fails. Spawned and reaped
 /// by the worker's own `ChildProcess`, off the cooperative pool.
 @discardableResult
-func run(_ executable: String, _ arguments: [String]) async throws -> String {
+public func run(_ executable: String, _ arguments: [String]) async throws -> String {
     let lines = LineCollector()
     let child = try ChildProcess(arguments: [executable] + arguments) { lines.append($0) }
     let exit = await child.waitForExit()
@@ -50,15 +50,16 @@ func run(_ executable: String, _ arguments: [String]) async throws -> String {
     return output
 }
 
-final class LineCollector: @unchecked Sendable {
+public final class LineCollector: @unchecked Sendable {
+    public init() {}
     private let lock = NSLock()
     private var lines: [String] = []
 
-    func append(_ line: String) { lock.withLock { lines.append(line) } }
-    var text: String { lock.withLock { lines.joined(separator: "\n") } }
+    public func append(_ line: String) { lock.withLock { lines.append(line) } }
+    public var text: String { lock.withLock { lines.joined(separator: "\n") } }
 }
 
-func freeLoopbackPort() throws -> Int {
+public func freeLoopbackPort() throws -> Int {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw TestFailure("socket failed") }
     defer { close(fd) }
@@ -79,7 +80,7 @@ func freeLoopbackPort() throws -> Int {
 }
 
 /// Polls `condition` until it holds or `seconds` pass.
-func eventually(_ seconds: Double = 20, _ what: String, _ condition: () async throws -> Bool) async throws {
+public func eventually(_ seconds: Double = 20, _ what: String, _ condition: () async throws -> Bool) async throws {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
         // A database restarting under the test answers with errors for a while: keep looking.

@@ -4,8 +4,8 @@ import Foundation
 /// `<capture>/behaviour` (steps, delay, exit code, failures before success, a gate file to wait for), prints progress
 /// JSON lines, writes segments into a temp dir beside `--out`, renames it into place, and
 /// records each run in `<capture>/runs`.
-enum ComposeScript {
-    static let source = #"""
+public enum ComposeScript {
+    public static let source = #"""
         #!/usr/bin/env bash
         set -u
         capture="$1"; shift
@@ -40,7 +40,7 @@ enum ComposeScript {
         """#
 
     /// Writes the script into `directory` and returns its path.
-    static func install(in directory: String) throws -> String {
+    public static func install(in directory: String) throws -> String {
         let path = "\(directory)/fake-compose.sh"
         try source.write(toFile: path, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
@@ -48,19 +48,19 @@ enum ComposeScript {
     }
 
     /// Makes a capture directory whose compose behaves as `behaviour` says (shell assignments).
-    static func makeCapture(in directory: String, name: String, behaviour: String = "") throws -> String {
+    public static func makeCapture(in directory: String, name: String, behaviour: String = "") throws -> String {
         let capture = "\(directory)/captures/\(name)"
         try FileManager.default.createDirectory(atPath: capture, withIntermediateDirectories: true)
         try behaviour.write(toFile: "\(capture)/behaviour", atomically: true, encoding: .utf8)
         return capture
     }
 
-    static func runs(of capture: String) -> Int {
+    public static func runs(of capture: String) -> Int {
         ((try? String(contentsOfFile: "\(capture)/runs", encoding: .utf8)) ?? "").split(separator: "\n").count
     }
 
     /// True if `out` holds a whole output of `steps` segments and a playlist.
-    static func isWhole(_ out: String, steps: Int) -> Bool {
+    public static func isWhole(_ out: String, steps: Int) -> Bool {
         // The publisher adds its marker to every output.
         let names = Set((try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []).subtracting([".stagemix-output"])
         return names == Set((1...steps).map { "segment\($0).ts" } + ["playlist.m3u8"])

@@ -2,6 +2,7 @@ import Foundation
 import StageMixService
 import Testing
 @testable import StageMixQueue
+import StageMixQueueTestSupport
 
 /// Compositions over the API on both real databases: one job per request however many arrive at
 /// once, paging, cancelling, and a real compose end to end.
@@ -96,7 +97,7 @@ struct ServiceCompositionTests {
         // The OpenAPI document served is the one in docs/.
         let served = try await service.request("GET", "/openapi.json", token: nil)
         let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("docs/openapi.json")
+            .deletingLastPathComponent().appendingPathComponent("docs/openapi.json")
         let a = try JSONSerialization.jsonObject(with: Data(served.body.utf8)) as? NSDictionary
         let b = try JSONSerialization.jsonObject(with: Data(contentsOf: docs)) as? NSDictionary
         #expect(a != nil && a == b)

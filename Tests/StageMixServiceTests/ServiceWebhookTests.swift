@@ -2,6 +2,7 @@ import Foundation
 import StageMixService
 import Testing
 @testable import StageMixQueue
+import StageMixQueueTestSupport
 
 /// Webhooks from the outbox: every event reaches a receiver that was down at first, each id once and
 /// in order, and an event written just before a SIGKILL of the service is delivered after a restart.
@@ -12,7 +13,7 @@ struct ServiceWebhookTests {
         // On PostgreSQL the composing is done by a separate `stagemix worker`, as on many machines.
         let service = try await ServiceFixture(backend: backend, workers: backend == .sqlite ? 1 : 0)
         defer { Task { await service.stop() } }
-        var worker: WorkerProcess?
+        var worker: RunningProcess?
         if backend == .postgres {
             let workers = WorkerProcesses(directory: service.directory, queueURL: service.queueURL, composeScript: service.composeScript)
             worker = try workers.start(name: "pg-worker")

@@ -3,6 +3,7 @@ import Foundation
 import StageMixService
 import Testing
 @testable import StageMixQueue
+import StageMixQueueTestSupport
 
 /// Tokens as LiveKit's: HS256 by the key's secret, `iss` the key, `exp` required and short, `nbf`
 /// honoured with 60 s leeway, grants checked. Every failure is 401 except a missing grant (403).

@@ -2,12 +2,12 @@ import Foundation
 @testable import StageMixQueue
 
 /// The backends the contract tests run against, each on a real database.
-enum QueueBackend: String, CaseIterable, Sendable {
+public enum QueueBackend: String, CaseIterable, Sendable {
     case sqlite
     case postgres
 
     /// A fresh, empty queue URL: a new SQLite file, or a new database on the shared test server.
-    func makeURL() async throws -> String {
+    public func makeURL() async throws -> String {
         switch self {
         case .sqlite:
             let directory = try makeTemporaryDirectory(prefix: "stagemix-queue")
@@ -17,7 +17,7 @@ enum QueueBackend: String, CaseIterable, Sendable {
         }
     }
 
-    func open(options: QueueOptions = QueueOptions()) async throws -> (any JobQueue, String) {
+    public func open(options: QueueOptions = QueueOptions()) async throws -> (any JobQueue, String) {
         let url = try await makeURL()
         return (try await QueueURL(url).open(options: options), url)
     }

@@ -1,5 +1,7 @@
+import Hummingbird
 import Logging
 import ServiceLifecycle
+import StageMixQueue
 
 /// Runs a ``Worker`` as `stagemix worker` does: logging to stderr, a `ServiceGroup` that turns
 /// SIGTERM/SIGINT into a graceful shutdown, the queue closed at the end.
@@ -15,29 +17,28 @@ public enum WorkerProcess {
         let logger = Logger(label: "stagemix.worker")
         let queue = try await queueURL.open(options: options)
         let worker = Worker(queue: queue, configuration: configuration, logger: logger)
-        var server: MetricsServer?
-        if let metrics {
-            do {
-                server = try await MetricsServer.start(host: metrics.host, port: metrics.port, metrics: worker.metrics, queue: queue)
-                logger.info("metrics at http://\(metrics.host):\(server?.address?.port ?? metrics.port)/metrics")
-            } catch {
-                await queue.close()
-                throw QueueError(.badURL, "cannot serve metrics on \(metrics.host):\(metrics.port): \(error)")
-            }
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: worker)]
+        if let (host, port) = metrics {
+            // If the address cannot be bound, the group stops and the worker with it.
+            services.append(.init(service: Application(
+                router: MetricsEndpoint.router(worker.metrics, queue: queue),
+                configuration: .init(address: .hostname(host, port: port), serverName: "StageMix"),
+                onServerRunning: { channel in
+                    logger.info("metrics at http://\(host):\(channel.localAddress?.port ?? port)/metrics")
+                },
+                logger: logger)))
         }
         let group = ServiceGroup(configuration: .init(
-            services: [.init(service: worker)],
+            services: services,
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger
         ))
         do {
             try await group.run()
         } catch {
-            await server?.close()
             await queue.close()
             throw error
         }
-        await server?.close()
         await queue.close()
     }
 }

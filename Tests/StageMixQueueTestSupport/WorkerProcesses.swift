@@ -5,13 +5,19 @@ import Glibc
 #endif
 
 /// Runs the built `stagemix worker` binary as separate processes.
-struct WorkerProcesses {
-    let directory: String
-    let queueURL: String
-    let composeScript: String
+public struct WorkerProcesses: Sendable {
+    public let directory: String
+    public let queueURL: String
+    public let composeScript: String
     private let started = StartedWorkers()
 
-    static var binary: String {
+    public init(directory: String, queueURL: String, composeScript: String) {
+        self.directory = directory
+        self.queueURL = queueURL
+        self.composeScript = composeScript
+    }
+
+    public static var binary: String {
         get throws {
             var candidates: [String] = []
             if let explicit = ProcessInfo.processInfo.environment["STAGEMIX_BINARY"] { candidates.append(explicit) }
@@ -24,7 +30,7 @@ struct WorkerProcesses {
                 }
             }
             let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent()
             for build in [".build-queue", ".build"] { candidates.append(root.appendingPathComponent("\(build)/debug/stagemix").path) }
             guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
                 throw TestFailure("no built stagemix binary (looked at \(candidates)); run `swift build --build-tests` first")
@@ -35,8 +41,8 @@ struct WorkerProcesses {
 
     /// Starts one worker process with short leases and heartbeats, so tests see rescues quickly.
     /// With `realCompose`, the worker runs this binary's own `stagemix compose` instead of the script.
-    func start(name: String, concurrency: Int = 1, shutdownGrace: Double = 10, leaseSeconds: Double = 2, pollSeconds: Double = 0.2,
-               realCompose: Bool = false, extraArguments: [String] = []) throws -> WorkerProcess {
+    public func start(name: String, concurrency: Int = 1, shutdownGrace: Double = 10, leaseSeconds: Double = 2, pollSeconds: Double = 0.2,
+               realCompose: Bool = false, extraArguments: [String] = []) throws -> RunningProcess {
         var arguments = [
             try Self.binary, "worker", "--queue", queueURL, "--concurrency", "\(concurrency)", "--shutdown-grace", "\(shutdownGrace)",
             "--lease-seconds", "\(leaseSeconds)", "--heartbeat-seconds", "0.3", "--poll-seconds", "\(pollSeconds)",
@@ -46,27 +52,28 @@ struct WorkerProcesses {
         arguments += extraArguments
         // exec, so the shell's pid is the worker's: signals go to the worker itself.
         let command = "exec " + arguments.map { "'\($0)'" }.joined(separator: " ") + " >'\(directory)/\(name).log' 2>&1"
-        let worker = WorkerProcess(child: try ChildProcess(arguments: ["/bin/bash", "-c", command]) { _ in })
+        let worker = RunningProcess(child: try ChildProcess(arguments: ["/bin/bash", "-c", command]) { _ in })
         started.add(worker)
         return worker
     }
 
     /// SIGKILLs every worker still running.
-    func stopAll() async {
+    public func stopAll() async {
         for worker in started.all { await worker.stop() }
     }
 
     /// Runs `stagemix <arguments>` to completion and returns its stdout.
-    func cli(_ arguments: [String]) async throws -> String {
+    public func cli(_ arguments: [String]) async throws -> String {
         try await run(try Self.binary, arguments + ["--queue", queueURL]).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// `GET path` from a worker's metrics endpoint, through bash's /dev/tcp: the raw HTTP response.
-    func httpGet(port: Int, path: String) async throws -> String {
-        try await run("/bin/bash", ["-c", "exec 3<>/dev/tcp/127.0.0.1/\(port) && printf 'GET \(path) HTTP/1.1\\r\\nHost: localhost\\r\\n\\r\\n' >&3 && cat <&3"])
+    /// `GET path` from a worker's metrics endpoint, through bash's /dev/tcp: the raw HTTP response
+    /// (read to the end, so the request asks the server to close the connection after it).
+    public func httpGet(port: Int, path: String) async throws -> String {
+        try await run("/bin/bash", ["-c", "exec 3<>/dev/tcp/127.0.0.1/\(port) && printf 'GET \(path) HTTP/1.1\\r\\nHost: localhost\\r\\nConnection: close\\r\\n\\r\\n' >&3 && cat <&3"])
     }
 
-    func logs() -> String {
+    public func logs() -> String {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         return names.filter { $0.hasSuffix(".log") }.sorted().map { name in
             "== \(name)\n" + ((try? String(contentsOfFile: "\(directory)/\(name)", encoding: .utf8)) ?? "")
@@ -76,22 +83,24 @@ struct WorkerProcesses {
 
 final class StartedWorkers: @unchecked Sendable {
     private let lock = NSLock()
-    private var workers: [WorkerProcess] = []
+    private var workers: [RunningProcess] = []
 
-    func add(_ worker: WorkerProcess) { lock.withLock { workers.append(worker) } }
-    var all: [WorkerProcess] { lock.withLock { workers } }
+    func add(_ worker: RunningProcess) { lock.withLock { workers.append(worker) } }
+    var all: [RunningProcess] { lock.withLock { workers } }
 }
 
-/// A running `stagemix worker`.
-struct WorkerProcess {
-    let child: ChildProcess
+/// A running `stagemix` process: a worker, or `serve`.
+public struct RunningProcess: Sendable {
+    public let child: ChildProcess
 
-    var isRunning: Bool { child.exit == nil }
-    var exit: ChildProcess.Exit? { child.exit }
+    public init(child: ChildProcess) { self.child = child }
 
-    func send(_ signal: Int32) { child.send(signal) }
+    public var isRunning: Bool { child.exit == nil }
+    public var exit: ChildProcess.Exit? { child.exit }
 
-    func waitForExit(seconds: Double) async throws {
+    public func send(_ signal: Int32) { child.send(signal) }
+
+    public func waitForExit(seconds: Double) async throws {
         let deadline = Date().addingTimeInterval(seconds)
         while isRunning {
             if Date() > deadline { throw TestFailure("worker \(child.pid) still running after \(seconds) s") }
@@ -99,7 +108,7 @@ struct WorkerProcess {
         }
     }
 
-    func stop() async {
+    public func stop() async {
         guard isRunning else { return }
         child.kill()
         _ = await child.waitForExit()

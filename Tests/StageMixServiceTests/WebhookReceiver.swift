@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import NIOConcurrencyHelpers
 import StageMixService
+import StageMixQueueTestSupport
 
 /// A real webhook receiver on loopback (Hummingbird): checks each delivery's Standard Webhooks
 /// signature and records it; it can be started late, to play a receiver that was down.

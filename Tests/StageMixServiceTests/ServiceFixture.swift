@@ -5,6 +5,7 @@ import NIOCore
 import NIOHTTP1
 import StageMixService
 @testable import StageMixQueue
+import StageMixQueueTestSupport
 
 /// A real `stagemix serve` process on loopback over a real queue, with a capture root holding copies
 /// of the sample capture, and the helpers a platform would use: tokens, JSON requests.
@@ -20,7 +21,7 @@ final class ServiceFixture: @unchecked Sendable {
     let queueURL: String
     let composeScript: String
     let port: Int
-    private(set) var process: WorkerProcess?
+    private(set) var process: RunningProcess?
     private var launches = 0
     let serveArguments: [String]
 
@@ -51,7 +52,7 @@ final class ServiceFixture: @unchecked Sendable {
     func addCapture(_ name: String, behaviour: String = "") throws -> String {
         let path = "\(captureRoot)/\(name)"
         let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Samples/panel").path
+            .deletingLastPathComponent().appendingPathComponent("Samples/panel").path
         try FileManager.default.copyItem(atPath: sample, toPath: path)
         try behaviour.write(toFile: "\(path)/behaviour", atomically: true, encoding: .utf8)
         return path
@@ -63,7 +64,7 @@ final class ServiceFixture: @unchecked Sendable {
         let binary = try WorkerProcesses.binary
         let command = "exec " + ([binary] + serveArguments).map { "'\($0)'" }.joined(separator: " ")
             + " >>'\(directory)/serve.log' 2>&1"
-        process = WorkerProcess(child: try ChildProcess(arguments: ["/bin/bash", "-c", command]) { _ in })
+        process = RunningProcess(child: try ChildProcess(arguments: ["/bin/bash", "-c", command]) { _ in })
         try await eventually(30, "serve answers /healthz") { (try? await self.request("GET", "/healthz", token: nil).status) == 200 }
     }
 
