@@ -157,6 +157,12 @@ struct ServiceAuthTests {
         let intervals = (edited.json["plan"] as? [String: Any])?["intervals"] as? [[String: Any]] ?? []
         let shown = Set(intervals.flatMap { ($0["tiles"] as? [[String: Any]] ?? []).compactMap { $0["participantId"] as? String } })
         #expect(shown == ["p-maya"], "Omar is left out: \(shown)")
+        // A speaker layout's dry run listens as compose does: the turns are in the plan (the panel's
+        // tone microphones: Maya first, Omar from 4.6 s), not the pinned order.
+        let speaker = try await service.request("POST", "/v1/plans", token: token, body: #"{"capture": "panel", "layout": "speaker"}"#)
+        #expect(speaker.status == 200, "\(speaker.body)")
+        let turns = ((speaker.json["plan"] as? [String: Any])?["speakers"] as? [String: Any])?["turns"] as? [[String: Any]] ?? []
+        #expect(turns.prefix(2).compactMap { $0["participantId"] as? String } == ["p-maya", "p-omar"], "\(speaker.body.prefix(2000))")
         let badPath = try await service.request("POST", "/v1/plans", token: token, body: #"{"capture": "panel", "options": {"edits": {"trim": {"start": 500}}}}"#)
         #expect(badPath.status == 422 && (badPath.json["detail"] as? String)?.contains("$.trim.start") == true, "\(badPath.body)")
         // Refused requests and dry runs leave nothing under the output root: no table, no edits, no scratch file.
