@@ -1,6 +1,7 @@
 import StageMixTestSupport
 import Foundation
 import Testing
+import StageMixLayout
 @testable import StageMixCapture
 @testable import StageMixPlan
 
@@ -14,11 +15,23 @@ struct StageEventTests {
     }
 
     @Test func joinsInvitationsAndLeaves() throws {
-        // Omar accepts Maya's invitation at 4 s, comes on stage at 4.5 s when pinned, leaves at 27 s;
-        // Lena's declined and Kai's expired invitations are not events.
+        // Omar accepts Maya's invitation at 4 s, comes on stage at 4.5 s when pinned, is forced to the
+        // viewer role (which may not publish) from 21 to 24 s, and leaves at 27 s; Lena's declined and
+        // Kai's expired invitations are not events.
         #expect(try Self.events("panel") == [
-            "0 joined-stage p-maya", "4000 invitation-accepted p-omar", "4500 joined-stage p-omar", "27000 left-stage p-omar",
+            "0 joined-stage p-maya", "4000 invitation-accepted p-omar", "4500 joined-stage p-omar",
+            "21000 left-stage p-omar", "24000 joined-stage p-omar", "27000 left-stage p-omar",
         ])
+    }
+
+    /// A forced move off the stage is marked with its reason, in the events (chapters, DATERANGE) and in
+    /// the plan's text; an ordinary leave has none.
+    @Test func aForcedMoveOffTheStageSaysWhy() throws {
+        let capture = try CaptureReader.read(directory: Repository.root.appendingPathComponent("Samples/panel"))
+        let events = StageEvent.of(StageTimeline(capture: capture)).filter { $0.kind == .leftStage }
+        #expect(events.map(\.title) == ["Omar left the stage (role viewer may not publish)", "Omar left the stage"])
+        let text = PlanTextReport.render(try PlanDocument(capture: capture, layout: .builtin(named: "grid")!))
+        #expect(text.contains("Omar[] (not shown: role viewer may not publish)"), "\(text)")
     }
 
     /// Omar left out 0-10 s by an edit: neither his invitation's acceptance at 4 s nor his join is
@@ -28,7 +41,8 @@ struct StageEventTests {
         let edits = SessionEdits(exclude: [.init(participantId: "p-omar", spans: [.init(fromMs: 0, toMs: 10_000)])])
         let timeline = StageTimeline(capture: capture, edits: edits)
         #expect(StageEvent.of(timeline).map { "\($0.atMs) \($0.kind.rawValue) \($0.participantId)" } == [
-            "0 joined-stage p-maya", "10000 joined-stage p-omar", "27000 left-stage p-omar",
+            "0 joined-stage p-maya", "10000 joined-stage p-omar", "21000 left-stage p-omar", "24000 joined-stage p-omar",
+            "27000 left-stage p-omar",
         ])
     }
 

@@ -114,7 +114,9 @@ struct TimeEditsTests {
         let capture = try CaptureReader.read(directory: Repository.root.appendingPathComponent("Samples/panel"))
         let timeline = StageTimeline(capture: capture, edits: SessionEdits(cut: [.init(fromMs: 3_000, toMs: 6_000)]))
         #expect(StageEvent.of(timeline).map { "\($0.atMs) \($0.kind.rawValue) \($0.participantId)" } == [
-            "0 joined-stage p-maya", "3000 joined-stage p-omar", "24000 left-stage p-omar",
+            // His forced move to viewer, 21-24 s of the session, is 18-21 s of the output.
+            "0 joined-stage p-maya", "3000 joined-stage p-omar", "18000 left-stage p-omar", "21000 joined-stage p-omar",
+            "24000 left-stage p-omar",
         ])
         let omar = try #require(timeline.invitations.first { $0.receiverId == "p-omar" && $0.outcome == .accepted })
         #expect(omar.resolvedInCut == true)

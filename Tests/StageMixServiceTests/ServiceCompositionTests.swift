@@ -130,6 +130,8 @@ struct ServiceCompositionTests {
         #expect(billing?["outputTier"] as? String == "HD" || billing?["outputTier"] as? String == "audio" || billing != nil)
         let timeline = done["timeline"] as? [String: Any]
         #expect((timeline?["participants"] as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["Maya", "Omar"])
+        // Omar is on stage 4.5-27 s but forced to viewer (no tile) 21-24 s: seen for 19.5 s, as the video shows him.
+        #expect((timeline?["participants"] as? [[String: Any]])?.compactMap { $0["onStageMs"] as? Int } == [30_000, 19_500])
         try await eventually(30, "the completed webhook") { receiver.events(of: id).last?.type == "composition.completed" }
         let types = receiver.events(of: id).map(\.type)
         #expect(types.first == "composition.queued" && types.dropFirst().first == "composition.started", "\(types)")

@@ -148,7 +148,8 @@ final class CompositionOutputs {
     static func dateRanges(_ events: [StageEvent]) -> [HLSDateRange] {
         events.enumerated().map { index, event in
             HLSDateRange(id: "stage-\(index + 1)", classID: "dev.stagemix.stage", offset: Double(event.atMs) / 1000,
-                         attributes: [("X-EVENT", event.kind.rawValue), ("X-PARTICIPANT", event.participantId), ("X-NAME", event.name)])
+                         attributes: [("X-EVENT", event.kind.rawValue), ("X-PARTICIPANT", event.participantId), ("X-NAME", event.name)]
+                            + (event.reason.map { [("X-REASON", $0)] } ?? []))
         }
     }
 

@@ -14,7 +14,7 @@ public enum PlanTextReport {
         for segment in doc.timeline.segments {
             let who = segment.onStage.map { p in
                 let tracks = p.tracks.map { "\($0.trackId)\($0.flow == .flowing ? "" : " (\($0.flow.rawValue))")" }
-                return "\(p.name)[\(tracks.joined(separator: ", "))]"
+                return "\(p.name)[\(tracks.joined(separator: ", "))]" + (p.notShown.map { " (not shown: \($0))" } ?? "")
             }
             out.append("  \(range(segment.startMs, segment.endMs))  \(who.isEmpty ? "(nobody on stage)" : who.joined(separator: "  "))")
         }

@@ -15,19 +15,23 @@ public struct StageEvent: Sendable, Hashable, Codable {
     public var kind: Kind
     public var participantId: String
     public var name: String
+    /// Why someone still on stage stopped being shown (a forced role change that takes their
+    /// publishing away): `role viewer may not publish`. Nil for an ordinary join or leave.
+    public var reason: String?
 
-    public init(atMs: Int, kind: Kind, participantId: String, name: String) {
+    public init(atMs: Int, kind: Kind, participantId: String, name: String, reason: String? = nil) {
         self.atMs = atMs
         self.kind = kind
         self.participantId = participantId
         self.name = name
+        self.reason = reason
     }
 
     /// A chapter title: "Omar joined the stage".
     public var title: String {
         switch kind {
         case .joinedStage: "\(name) joined the stage"
-        case .leftStage: "\(name) left the stage"
+        case .leftStage: "\(name) left the stage" + (reason.map { " (\($0))" } ?? "")
         case .pinned: "\(name) was pinned"
         case .screenShareStarted: "\(name) started sharing their screen"
         case .screenShareStopped: "\(name) stopped sharing their screen"
@@ -43,10 +47,14 @@ public struct StageEvent: Sendable, Hashable, Codable {
         var beforeInOrder: [OnStageParticipant] = []
         var names: [String: String] = [:]
         for segment in timeline.segments {
-            let now = Dictionary(segment.onStage.map { ($0.participantId, $0) }, uniquingKeysWith: { a, _ in a })
+            // Who the video shows: on stage with a tile. Someone on stage whose every track was taken
+            // away (a forced role change) leaves the picture, and comes back when they have one again.
+            let shown = segment.onStage.filter(\.hasTile)
+            let hidden = Dictionary(segment.onStage.filter { !$0.hasTile }.map { ($0.participantId, $0) }, uniquingKeysWith: { a, _ in a })
+            let now = Dictionary(shown.map { ($0.participantId, $0) }, uniquingKeysWith: { a, _ in a })
             for person in segment.onStage { names[person.participantId] = person.name }
             let at = segment.startMs
-            for person in segment.onStage {
+            for person in shown {
                 guard let earlier = before[person.participantId] else {
                     events.append(StageEvent(atMs: at, kind: .joinedStage, participantId: person.participantId, name: person.name))
                     if person.track(source: .screenShare) != nil {
@@ -70,10 +78,11 @@ public struct StageEvent: Sendable, Hashable, Codable {
                 if earlier.track(source: .screenShare) != nil {
                     events.append(StageEvent(atMs: at, kind: .screenShareStopped, participantId: id, name: earlier.name))
                 }
-                events.append(StageEvent(atMs: at, kind: .leftStage, participantId: id, name: earlier.name))
+                events.append(StageEvent(atMs: at, kind: .leftStage, participantId: id, name: earlier.name,
+                                         reason: hidden[id]?.notShown))
             }
             before = now
-            beforeInOrder = segment.onStage
+            beforeInOrder = shown
         }
         let edits = SessionEditIndex(timeline.edits ?? .none)
         for invitation in timeline.invitations where invitation.outcome == .accepted && invitation.resolvedInCut != true {

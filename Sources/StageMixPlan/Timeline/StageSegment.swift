@@ -27,11 +27,15 @@ public struct OnStageParticipant: Sendable, Hashable, Codable {
     /// Order of coming on stage; breaks ties between equal pin times.
     public var stageOrder: Int
     public var tracks: [SubscribedTrack]
+    /// Why they have no tile while on stage (no track may be subscribed): `role viewer may not
+    /// publish`, `publishing nothing`, `their tracks are forbidden to subscribers`; nil while they have one.
+    public var notShown: String?
 
     public init(participantId: String, name: String, role: String?, pinnedAtMs: Int, stageOrder: Int,
-                tracks: [SubscribedTrack]) {
+                tracks: [SubscribedTrack], notShown: String? = nil) {
         self.participantId = participantId; self.name = name; self.role = role
         self.pinnedAtMs = pinnedAtMs; self.stageOrder = stageOrder; self.tracks = tracks
+        self.notShown = tracks.isEmpty ? notShown : nil
     }
 
     /// The contract gives an on-stage participant a tile while at least one of their tracks is subscribed.

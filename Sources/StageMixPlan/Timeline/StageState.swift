@@ -146,10 +146,12 @@ struct StageState {
         stage.compactMap { id -> OnStageParticipant? in
             guard let state = participants[id], let pinnedAt = state.pinnedAtMs, let order = state.stageOrder else { return nil }
             var subscribed: [SubscribedTrack] = []
+            var forbidden = false, refused = false
             for index in (published[id] ?? []).sorted() {
                 let track = capture.tracks[index]
-                guard let ts = tracks[track.id], ts.published, ts.allowed,
-                      may(role: state.role, publish: track.source) else { continue }
+                guard let ts = tracks[track.id], ts.published else { continue }
+                guard ts.allowed else { forbidden = true; continue }
+                guard may(role: state.role, publish: track.source) else { refused = true; continue }
                 let flow: MediaFlow
                 if ts.muted {
                     flow = .muted
@@ -160,8 +162,11 @@ struct StageState {
                 }
                 subscribed.append(SubscribedTrack(trackId: track.id, kind: track.kind, source: track.source, flow: flow))
             }
+            // With no track to subscribe to, they have no tile: say why, for plan, events and reports.
+            let notShown = refused ? "role \(state.role ?? "") may not publish"
+                : forbidden ? "their tracks are forbidden to subscribers" : "publishing nothing"
             return OnStageParticipant(participantId: id, name: names[id] ?? id, role: state.role,
-                                      pinnedAtMs: pinnedAt, stageOrder: order, tracks: subscribed)
+                                      pinnedAtMs: pinnedAt, stageOrder: order, tracks: subscribed, notShown: notShown)
         }
     }
 }

@@ -37,7 +37,7 @@ public struct CompositionView: Codable, Sendable, Hashable {
         public struct Participant: Codable, Sendable, Hashable {
             public var participantId: String
             public var name: String
-            /// Milliseconds on stage.
+            /// Milliseconds on stage and shown (with a tile), as the video has them.
             public var onStageMs: Int
         }
         public var sessionId: String
@@ -162,8 +162,12 @@ public struct CompositionView: Codable, Sendable, Hashable {
     private struct TimelineFile: Decodable {
         struct Segment: Decodable {
             struct OnStage: Decodable {
+                struct Track: Decodable {}
                 var participantId: String
                 var name: String
+                var tracks: [Track]
+                /// On stage with a tile: what the video shows (on stage with every track taken away is not).
+                var isShown: Bool { !tracks.isEmpty }
             }
             var startMs: Int
             var endMs: Int
@@ -179,7 +183,7 @@ public struct CompositionView: Codable, Sendable, Hashable {
             var order: [String] = []
             var people: [String: TimelineSummary.Participant] = [:]
             for segment in segments {
-                for person in segment.onStage {
+                for person in segment.onStage where person.isShown {
                     if people[person.participantId] == nil {
                         order.append(person.participantId)
                         people[person.participantId] = .init(participantId: person.participantId, name: person.name, onStageMs: 0)
@@ -188,7 +192,7 @@ public struct CompositionView: Codable, Sendable, Hashable {
                 }
             }
             return TimelineSummary(sessionId: sessionId, durationMs: durationMs, segments: segments.count,
-                                   invitations: invitations.count, maxOnStage: segments.map(\.onStage.count).max() ?? 0,
+                                   invitations: invitations.count, maxOnStage: segments.map { $0.onStage.filter(\.isShown).count }.max() ?? 0,
                                    participants: order.compactMap { people[$0] })
         }
     }
