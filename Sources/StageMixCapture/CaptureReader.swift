@@ -15,6 +15,13 @@ public enum CaptureReader {
     /// Reads and validates `<directory>/session.json`.
     public static func read(directory: URL) throws(CaptureError) -> Capture {
         let manifest = directory.appendingPathComponent(manifestName)
+        // A mistyped folder is the usual cause: say that, not that session.json is missing inside it.
+        var isFolder: ObjCBool = false
+        if !FileManager.default.fileExists(atPath: directory.path, isDirectory: &isFolder) || !isFolder.boolValue {
+            let found = FileManager.default.fileExists(atPath: directory.path) ? "a file, not a folder" : "no such folder"
+            throw CaptureError(problems: [JSONProblem(file: directory.path, path: "", expected: "a capture folder holding \(manifestName)",
+                                                      found: found)])
+        }
         // Checked before reading, so an enormous file is refused without loading it.
         if let size = (try? FileManager.default.attributesOfItem(atPath: manifest.path))?[.size] as? Int,
            size > CaptureLimits.maxManifestBytes {

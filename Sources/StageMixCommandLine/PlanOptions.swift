@@ -17,7 +17,8 @@ public struct PlanOptions: ParsableArguments {
     @Option(help: "Output size WxH, such as 1280x720. Default: the layout's canvas.")
     public var resolution: String?
 
-    @Option(help: "Output frame rate. Default: the layout's.")
+    @Option(help: "Output frame rate, whole frames per second (1 to 120). Default: the layout's.",
+            transform: PlanOptions.wholeFrameRate)
     public var fps: Int?
 
     @Option(help: "Seconds a paused stream holds its last frame before the placeholder. Default: 3.")
@@ -77,4 +78,17 @@ extension ComposeOptions {
 /// `--labels on|off`.
 public enum LabelSwitch: String, ExpressibleByArgument, CaseIterable, Sendable {
     case on, off
+}
+
+extension PlanOptions {
+    /// `--fps` as a whole number, with the reason when it is not one: ArgumentParser alone says only "invalid".
+    static func wholeFrameRate(_ text: String) throws -> Int {
+        let range = ComposeOptions.fpsRange
+        if let fps = Int(text), range.contains(fps) { return fps }
+        if let value = Double(text), value.isFinite, value.rounded() != value {
+            throw ValidationError("frame rates are whole frames per second from \(range.lowerBound) to \(range.upperBound); "
+                                  + "\(text) is fractional (for NTSC-style 29.97 use 30)")
+        }
+        throw ValidationError("expected whole frames per second from \(range.lowerBound) to \(range.upperBound)")
+    }
 }

@@ -5,16 +5,54 @@ import StageMixMedia
 
 /// A still of the composite at one session time, painted exactly as the composition paints it.
 public enum Preview {
-    public static func write(capture: Capture, plan: CompositionPlan, atSeconds t: Double, to url: URL) throws {
-        let ms = Int((t * 1000).rounded(.down))
+    /// `sessionSeconds` is session time, as edit files and `timeline.json`'s events are; `output` is the
+    /// timeline's clock when edits took time out (then the frame is the output's at that instant).
+    /// The still's file format: PNG, or JPEG (as the poster is written).
+    public enum Format: String, Sendable, CaseIterable {
+        case png, jpeg
+
+        /// The format a file name asks for by its extension (`.png`, `.jpg`, `.jpeg`), nil for others.
+        public init?(fileName: String) {
+            switch URL(fileURLWithPath: fileName).pathExtension.lowercased() {
+            case "png": self = .png
+            case "jpg", "jpeg": self = .jpeg
+            default: return nil
+            }
+        }
+    }
+
+    public static func write(capture: Capture, plan: CompositionPlan, output: OutputClock? = nil,
+                             atSessionSeconds sessionSeconds: Double, format: Format = .png, to url: URL) throws {
+        let sessionMs = Int((sessionSeconds * 1000).rounded(.down))
+        let sessionDurationMs = output?.sessionDurationMs ?? plan.durationMs
+        guard (0..<sessionDurationMs).contains(sessionMs) else {
+            throw PreviewError(message: String(format: "--at %.3f s is outside the session (0 to %.3f s of session time)",
+                                               sessionSeconds, Double(sessionDurationMs) / 1000))
+        }
+        var ms = sessionMs
+        if let output {
+            guard let kept = output.outputMs(sessionMs: sessionMs) else {
+                let pieces = output.pieces.map { String(format: "%.3f-%.3f s", Double($0.sessionFromMs) / 1000, Double($0.sessionToMs) / 1000) }
+                throw PreviewError(message: String(format: "--at %.3f s of the session was removed by the edits (trim or cut); kept: %@",
+                                                   sessionSeconds, pieces.joined(separator: ", ")))
+            }
+            ms = kept
+        }
+        let t = Double(ms) / 1000 + (sessionSeconds - Double(sessionMs) / 1000)
         guard let interval = plan.interval(atMs: ms) else {
-            throw PreviewError(message: String(format: "%.3f s is outside the session (0 to %.3f s)", t, Double(plan.durationMs) / 1000))
+            throw PreviewError(message: String(format: "--at %.3f s is outside the session (0 to %.3f s)", sessionSeconds, Double(plan.durationMs) / 1000))
         }
         let compositor = CanvasPainter(capture: capture, canvas: plan.canvas, fps: plan.fps, ledger: LossLedger())
         let canvas = try compositor.makeCanvas()
         var unused = StageClock()
         try compositor.paint(interval, background: plan.background, at: t, on: canvas, clock: &unused)
-        try PNGWriter.write(canvas, to: url)
+        switch format {
+        case .png:
+            try PNGWriter.write(canvas, to: url)
+        case .jpeg:
+            try JPEGWriter(width: plan.canvas.width, height: plan.canvas.height,
+                           sourceWidth: plan.canvas.width, sourceHeight: plan.canvas.height).write(canvas, to: url)
+        }
     }
 }
 

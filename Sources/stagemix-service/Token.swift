@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import JWTKit
+import StageMixCommandLine
+import StageMixOptions
 import StageMixService
 
 extension StageMix {
@@ -32,14 +34,20 @@ extension StageMix {
         }
 
         func run() async throws {
+            // A secret file that cannot be read is bad input, said in one line (exit 65), not a usage screen.
+            try await runReportingErrors { try await sign() }
+        }
+
+        private func sign() async throws {
             let secret: String
             do {
                 secret = try String(contentsOfFile: secretFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
             } catch {
-                throw ValidationError("--secret-file \(secretFile): cannot read it (\(error.localizedDescription))")
+                let why = FileManager.default.fileExists(atPath: secretFile) ? "cannot read it" : "no such file"
+                throw BadInput(SecretFileProblem("--secret-file \(secretFile): \(why)"))
             }
             guard secret.utf8.count >= APIKeyStore.minimumSecretBytes else {
-                throw ValidationError("--secret-file \(secretFile): the secret must be at least \(APIKeyStore.minimumSecretBytes) bytes")
+                throw BadInput(SecretFileProblem("--secret-file \(secretFile): the secret must be at least \(APIKeyStore.minimumSecretBytes) bytes"))
             }
             let now = Date()
             let claims = AccessClaims(apiKey: key, expires: now.addingTimeInterval(Self.seconds(ttl) ?? 600), notBefore: now.addingTimeInterval(-1),
@@ -48,4 +56,10 @@ extension StageMix {
             print(try await keys.sign(claims))
         }
     }
+}
+
+/// What is wrong with `--secret-file`, in the words `stagemix token` prints.
+struct SecretFileProblem: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

@@ -9,18 +9,25 @@ import StageMixPipeline
 extension StageMix {
     /// `stagemix preview`: one frame of the composite as a PNG.
     struct Preview: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Write a PNG still of the composite at a session time.")
+        static let configuration = CommandConfiguration(abstract: "Write a still (PNG or JPEG, by the file name) of the composite at a session time.")
 
         @OptionGroup var plan: PlanOptions
 
-        @Option(help: "Session time in seconds.")
+        @Option(parsing: .unconditional, help: "Session time in seconds (as edit files and timeline events count it).")
         var at: Double
 
-        @Option(name: .shortAndLong, help: "The PNG file to write.")
+        @Option(name: .shortAndLong, help: "The file to write: .png or .jpg.")
         var output: String = "frame.png"
 
         @Flag(help: "Replace an existing file at --output.")
         var overwrite = false
+
+        func validate() throws {
+            guard at.isFinite, at >= 0 else { throw ValidationError("--at must be a session time in seconds, 0 or more; got \(at)") }
+            guard StageMixPipeline.Preview.Format(fileName: output) != nil else {
+                throw ValidationError("--output \(output): preview writes PNG (.png) or JPEG (.jpg, .jpeg); name the file with one of those")
+            }
+        }
 
         func run() throws {
             try runReportingErrors {
@@ -29,7 +36,9 @@ extension StageMix {
                 let file = OutputFile(target: URL(fileURLWithPath: output), overwrite: overwrite)
                 do {
                     try file.write { staging in
-                        try StageMixPipeline.Preview.write(capture: capture, plan: doc.plan, atSeconds: at, to: staging)
+                        try StageMixPipeline.Preview.write(capture: capture, plan: doc.plan, output: doc.timeline.output,
+                                                           atSessionSeconds: at, format: StageMixPipeline.Preview.Format(fileName: output) ?? .png,
+                                                           to: staging)
                     }
                 } catch let error as PreviewError {
                     throw BadInput(error)

@@ -47,12 +47,17 @@ struct ServiceAuthTests {
         // Tampered: a read-only token whose payload is swapped for one with every grant, signature kept.
         let readOnly = try await ServiceFixture.token(grants: [.read]).split(separator: ".")
         refused.append(("tampered", "\(readOnly[0]).\(Self.base64URL(Data(claims.utf8))).\(readOnly[2])"))
+        var details: [String: String] = [:]
         for (what, token) in refused {
             let reply = try await service.request("POST", "/v1/compositions", token: token, body: body)
+            details[what] = reply.json["detail"] as? String
             #expect(reply.status == 401, "\(what): \(reply.status) \(reply.body)")
             #expect(reply.headers["content-type"].first == "application/problem+json", "\(what)")
             #expect(reply.headers["www-authenticate"].first?.hasPrefix("Bearer") == true, "\(what)")
         }
+
+        // An unknown key and a forged signature read the same: key names cannot be probed.
+        #expect(details["unknown key"] != nil && details["unknown key"] == details["forged: another secret"], "\(details)")
 
         // Within the 60 s leeway: expired 30 s ago, or valid from 30 s on, still passes.
         let lenient = try await ServiceFixture.token(grants: [.read], expires: Date().addingTimeInterval(-30))

@@ -32,11 +32,13 @@ extension SessionEdits {
             throw EditsError(error.description, problems: error.problems)
         }
         return try parse(root, file: BillingTableFile.name(of: url), participants: Set(capture.participants.map(\.id)),
+                         names: Dictionary(capture.participants.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a }),
                          sessionDurationMs: capture.durationMs)
     }
 
     /// `sessionDurationMs`, when given, is checked against trim and cut: the output must keep something.
-    static func parse(_ root: JSONValue, file: String, participants: Set<String>,
+    /// `names` (id to display name) lets a problem suggest the id a user meant by a name.
+    static func parse(_ root: JSONValue, file: String, participants: Set<String>, names: [String: String] = [:],
                       sessionDurationMs: Int? = nil) throws(EditsError) -> SessionEdits {
         var walker = JSONWalker(file: file)
         let path = JSONPath.root
@@ -49,7 +51,11 @@ extension SessionEdits {
             guard let id = walker.field(object, "participant", at: itemPath, required: required,
                                         expected: participantExpected, JSONConvert.nonEmptyString) else { return nil }
             guard participants.contains(id) else {
-                walker.problem(itemPath.key("participant"), expected: participantExpected, found: "\"\(id)\"")
+                // Edits name participants by id; someone who wrote the name (or a near miss) is shown the id.
+                let byName = names.filter { $0.value.caseInsensitiveCompare(id) == .orderedSame }.map(\.key).sorted().first
+                let hint = (byName ?? NameSuggestion.closest(to: id, among: participants.sorted()))
+                    .map { " (did you mean \"\($0)\", \(names[$0] ?? $0)'s id?)" } ?? ""
+                walker.problem(itemPath.key("participant"), expected: participantExpected, found: "\"\(id)\"\(hint)")
                 return nil
             }
             return id

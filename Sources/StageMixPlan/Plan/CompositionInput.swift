@@ -15,7 +15,13 @@ public enum CompositionInput {
                             speakers: ((Capture, StageTimeline) throws -> SpeakerTimeline)? = nil) throws -> (Capture, Layout, PlanDocument) {
         do {
             let capture = try source.capture()
-            var layout = try Layout.resolve(options.layout ?? ComposeOptions.defaultLayout)
+            let layoutName = options.layout ?? ComposeOptions.defaultLayout
+            // Neither a built-in nor a file: a mistyped option value (exit 64), with the likely name.
+            if Layout.builtin(named: layoutName) == nil, !FileManager.default.fileExists(atPath: layoutName) {
+                let hint = NameSuggestion.closest(to: layoutName, among: Layout.builtinNames).map { "; did you mean \"\($0)\"?" } ?? ""
+                throw OptionError("--layout", "\"\(layoutName)\" is neither a built-in layout (\(Layout.builtinNames.joined(separator: ", "))) nor a layout file\(hint)")
+            }
+            var layout = try Layout.resolve(layoutName)
             if options.labels == false { layout = layout.withoutLabels }
             if options.canvasSize != nil || options.fps != nil {
                 let size = options.canvasSize.flatMap(ComposeOptions.size).map { CanvasSize(width: $0.width, height: $0.height) }

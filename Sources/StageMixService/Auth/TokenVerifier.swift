@@ -37,10 +37,14 @@ public struct TokenVerifier: Sendable {
         guard let apiKey = payload["iss"] as? String, !apiKey.isEmpty else {
             throw Self.unauthorized("the token has no iss (the API key)")
         }
-        guard let secret = keys.secret(for: apiKey) else { throw Self.unauthorized("unknown API key in iss") }
+        // An unknown key and a wrong signature get the same answer after the same work (a check against
+        // a secret nobody has), so API key names cannot be probed.
+        let secret = keys.secret(for: apiKey)
         let claims: AccessClaims
         do {
-            claims = try await collection(apiKey: apiKey, secret: secret).verify(token, as: AccessClaims.self)
+            claims = try await collection(apiKey: secret == nil ? Self.unknownKeyName : apiKey, secret: secret ?? Self.unknownKeySecret)
+                .verify(token, as: AccessClaims.self)
+            guard secret != nil else { throw Self.unauthorized("") }
         } catch {
             throw Self.unauthorized("the token's signature or claims do not verify (exp, grants and iss are required)")
         }
@@ -76,6 +80,11 @@ public struct TokenVerifier: Sendable {
         while s.count % 4 != 0 { s += "=" }
         return Data(base64Encoded: s)
     }
+
+    /// What an unknown key's token is checked against: no API key can have this name (keys are
+    /// printable), and the secret is this process's alone.
+    private static let unknownKeyName = "\u{0}unknown"
+    private static let unknownKeySecret = (0..<4).map { _ in UUID().uuidString }.joined()
 
     static func unauthorized(_ detail: String) -> Problem {
         Problem(status: 401, title: "Unauthorized", detail: detail, type: "unauthorized")
