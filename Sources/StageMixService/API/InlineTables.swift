@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import StageMixJSON
 
 /// A document given inline in a request: its field, its JSON, and where it is kept for the job.
 public struct InlineDocument: Sendable {
