@@ -119,6 +119,7 @@ let package = Package(
         .target(name: "StageMixQueueTestSupport", dependencies: ["StageMixQueue"],
                 path: "Tests/StageMixQueueTestSupport", swiftSettings: swiftSettings),
         .testTarget(name: "StageMixLayoutTests", dependencies: ["StageMixLayout"], swiftSettings: swiftSettings),
+        .testTarget(name: "StageMixJSONTests", dependencies: ["StageMixJSON"], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixCaptureTests", dependencies: ["StageMixCapture", "StageMixJSON", "StageMixPlan", "StageMixTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixPlanTests", dependencies: ["StageMixPlan", "StageMixCapture", "StageMixLayout", "StageMixTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixMediaTests", dependencies: ["StageMixMedia", "StageMixTestSupport"], swiftSettings: swiftSettings),

@@ -16,6 +16,13 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
         return JSONPath(description: description + "['" + escaped + "']")
     }
 
+    /// The path without its root, as an API problem names a request field: `options.fps`,
+    /// `options['odd name']`; empty for the root.
+    public var fieldName: String {
+        let relative = description.dropFirst()
+        return String(relative.first == "." ? relative.dropFirst() : relative)
+    }
+
     /// An array element.
     public func index(_ position: Int) -> JSONPath { JSONPath(description: description + "[\(position)]") }
 

@@ -20,6 +20,38 @@ public enum JSONValue: Sendable {
         }
     }
 
+    /// The value's type as a request's problem names it: `a string`, `a boolean`, `null`.
+    public var kind: String {
+        switch self {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .number: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+
+    /// Where the first member name given twice in an object is, searching the whole value; `nil` when
+    /// every object names each member once.
+    public func duplicateKeyPath(at path: JSONPath = .root) -> JSONPath? {
+        switch self {
+        case .object(let object):
+            if let key = object.duplicateKeys.first { return path.key(key) }
+            for (key, value) in object.members {
+                if let found = value.duplicateKeyPath(at: path.key(key)) { return found }
+            }
+            return nil
+        case .array(let elements):
+            for (position, element) in elements.enumerated() {
+                if let found = element.duplicateKeyPath(at: path.index(position)) { return found }
+            }
+            return nil
+        default:
+            return nil
+        }
+    }
+
     /// Compact JSON text of the value, numbers as written.
     public var jsonText: String {
         switch self {

@@ -60,12 +60,14 @@ public struct ComposeRun: Sendable {
     @discardableResult
     public func run(publishingWith publisher: any OutputPublishing, progress: (ComposeProgress) -> Void = { _ in },
                     shouldStop: () -> Bool = { false }) throws -> Report {
-        try publisher.publishStaged { staging in
+        // Media the capture names but does not have: reported, and composed around.
+        let missing = CaptureReader.missingMedia(in: capture)
+        return try publisher.publishStaged { staging in
             let started = Date()
             let hls = staging.appendingPathComponent(OutputFiles.hls)
             try FileManager.default.createDirectory(at: hls, withIntermediateDirectories: false)
             var lost: [String: String] = [:]
-            for problem in CaptureReader.missingMedia(in: capture) { lost[problem.path] = problem.description }
+            for problem in missing { lost[problem.path] = problem.description }
             let result = try CompositionPipeline(capture: capture, plan: document.plan, settings: settings,
                                                  stageEvents: StageEvent.of(document.timeline))
                 .run(hlsDirectory: hls, mp4: settings.mp4 ? staging.appendingPathComponent(OutputFiles.mp4) : nil,

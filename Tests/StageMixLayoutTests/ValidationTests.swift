@@ -115,6 +115,12 @@ struct ValidationTests {
         #expect(Self.problems(json) == [#"\#(Self.file): $.regions[0].fit: duplicate key "fit" (each field may appear once)"#])
     }
 
+    @Test func anOddFieldNameIsWrittenAsInEveryOtherJSONPath() {
+        #expect(Self.problems(region: ["odd name": "1"]) == [
+            "\(Self.file): $.regions[0]['odd name']: unknown field (expected one of name, x, y, width, height, z, maxRows, maxColumns, gap, fit, background, sources, order, skip, limit, when, tileAspect, label)",
+        ])
+    }
+
     @Test func documentProblems() {
         #expect(Self.problems("{") .count == 1)
         #expect(Self.problems("{").first?.hasPrefix("\(Self.file): $: not valid JSON") == true)

@@ -126,6 +126,11 @@ struct ServiceAuthTests {
             (#"{"capture": "panel", "callbackUrl": "http://169.254.169.254/latest"}"#, 422, "callbackUrl"),
             (#"{"capture": "panel", "callbackUrl": "http://[::1]/x"}"#, 422, "callbackUrl"),
             (#"{"capture": "panel", "idempotencyKey": ""}"#, 422, "idempotencyKey"),
+            // A member named twice is refused wherever it is, named by its JSON path, not merged.
+            (#"{"capture": "panel", "capture": "panel"}"#, 422, "capture"),
+            (#"{"capture": "panel", "options": {"fps": 30, "fps": 25}}"#, 422, "options.fps"),
+            (#"{"capture": "panel", "options": {"prices": {"currency": "EUR", "currency": "USD"}}}"#, 422, "options.prices.currency"),
+            (#"{"capture": "panel", "options": {"odd name": 1}}"#, 422, "options['odd name']"),
         ]
         for (body, status, field) in cases {
             for path in ["/v1/compositions", "/v1/plans"] {

@@ -1,4 +1,5 @@
 import Foundation
+import StageMixJSON
 
 extension Layout {
     /// The layouts compiled into the binary from `Layouts/*.json`.
@@ -15,7 +16,7 @@ extension Layout {
         guard FileManager.default.fileExists(atPath: nameOrPath) else {
             let names = builtinNames.joined(separator: ", ")
             throw LayoutError(file: nameOrPath, problems: [
-                LayoutProblem(path: "", message: "no such file, and no built-in layout of that name (built-in: \(names))"),
+                JSONProblem(file: nameOrPath, path: "", message: "no such file, and no built-in layout of that name (built-in: \(names))"),
             ])
         }
         return try load(contentsOf: URL(fileURLWithPath: nameOrPath))

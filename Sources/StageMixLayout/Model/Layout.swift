@@ -32,7 +32,7 @@ public struct Layout: Sendable, Hashable, Codable {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw LayoutError(file: file, problems: [LayoutProblem(path: "", message: "cannot read the file: \(error.localizedDescription)")])
+            throw LayoutError(file: file, problems: [JSONProblem(file: file, path: "", message: "cannot read the file: \(error.localizedDescription)")])
         }
         return try parse(data, file: file)
     }
@@ -43,9 +43,9 @@ public struct Layout: Sendable, Hashable, Codable {
         do {
             root = try JSONTextParser.parse(Array(data))
         } catch {
-            throw LayoutError(file: file, problems: [LayoutProblem(path: "$", message: "not valid JSON: \(error)")])
+            throw LayoutError(file: file, problems: [JSONProblem(file: file, path: "$", message: "not valid JSON: \(error)")])
         }
-        let reader = LayoutReader()
+        var reader = LayoutReader(file: file)
         let layout = reader.read(root)
         guard let layout, reader.problems.isEmpty else {
             throw LayoutError(file: file, problems: reader.problems)
@@ -81,7 +81,7 @@ public struct Layout: Sendable, Hashable, Codable {
 
     public init(from decoder: any Decoder) throws {
         let root = try JSONValue(from: decoder)
-        let reader = LayoutReader()
+        var reader = LayoutReader(file: "<decoded layout>")
         guard let layout = reader.read(root), reader.problems.isEmpty else {
             let error = LayoutError(file: "<decoded layout>", problems: reader.problems)
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.description))

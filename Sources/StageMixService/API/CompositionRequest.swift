@@ -1,10 +1,12 @@
 import Foundation
+import StageMixJSON
 import StageMixLayout
 import StageMixOptions
 import StageMixQueue
 
-/// The body of `POST /v1/compositions` and `POST /v1/plans`, checked field by field: every error
-/// names its field (`capture`, `options.fps`, ...). `options` takes every compose option under its
+/// The body of `POST /v1/compositions` and `POST /v1/plans`, read by the strict parser and checked
+/// field by field: every error names its field by its JSON path without the `$.` (`capture`,
+/// `options.fps`, `options['odd name']`), and a member name given twice anywhere is refused. `options` takes every compose option under its
 /// JSON name; `prices`, `tiers` and `edits` are the documents themselves, not file paths, kept for
 /// the job only once it is queued (``InlineTables``).
 public struct CompositionRequest: Sendable {
@@ -38,13 +40,18 @@ public struct CompositionRequest: Sendable {
     {
         let value: JSONValue
         do {
-            value = try JSONDecoder().decode(JSONValue.self, from: data)
+            value = try JSONTextParser.parse(Array(data))
         } catch {
-            throw Problem.malformed("the body is not JSON: \(Self.describe(error))")
+            throw Problem.malformed("the body is not JSON: \("\(error)".prefix(200))")
         }
         guard case .object(let body) = value else { throw Problem.malformed("the body must be a JSON object, not \(value.kind)") }
-        if let unknown = body.keys.sorted().first(where: { !topLevelFields.contains($0) }) {
-            throw Problem.invalid(unknown, "unknown field; the fields are \(topLevelFields.sorted().joined(separator: ", "))")
+        // A decoder would keep one of the two values without a word; the caller must choose.
+        if let duplicate = value.duplicateKeyPath() {
+            throw Problem.invalid(duplicate.fieldName, "is given more than once; each field may appear once")
+        }
+        if let unknown = body.members.map(\.key).sorted().first(where: { !topLevelFields.contains($0) }) {
+            throw Problem.invalid(JSONPath.root.key(unknown).fieldName,
+                                  "unknown field; the fields are \(topLevelFields.sorted().joined(separator: ", "))")
         }
         guard let captureValue = body["capture"] else { throw Problem.invalid("capture", "is required") }
         guard case .string(let capture) = captureValue else { throw Problem.invalid("capture", "must be a string, not \(captureValue.kind)") }
@@ -62,7 +69,7 @@ public struct CompositionRequest: Sendable {
         var inline: [InlineDocument] = []
         if let value = body["options"] {
             guard case .object(let fields) = value else { throw Problem.invalid("options", "must be an object, not \(value.kind)") }
-            for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
+            for (name, value) in fields.members.sorted(by: { $0.key < $1.key }) {
                 try set(name, value, in: &options, inline: &inline, tables: tables)
             }
         }
@@ -77,12 +84,12 @@ public struct CompositionRequest: Sendable {
         }
 
         var callbackURL: String?
-        if let value = body["callbackUrl"], value != .null {
+        if let value = present(body["callbackUrl"]) {
             guard case .string(let text) = value else { throw Problem.invalid("callbackUrl", "must be a string, not \(value.kind)") }
             callbackURL = try callbacks.check(text).absoluteString
         }
         var idempotencyKey: String?
-        if let value = body["idempotencyKey"], value != .null {
+        if let value = present(body["idempotencyKey"]) {
             guard case .string(let key) = value, (1...255).contains(key.utf8.count),
                   key.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value < 0x7f }) else {
                 throw Problem.invalid("idempotencyKey", "must be a string of 1 to 255 printable ASCII characters")
@@ -96,19 +103,19 @@ public struct CompositionRequest: Sendable {
 
     private static func set(_ name: String, _ value: JSONValue, in options: inout ComposeOptions, inline: inout [InlineDocument],
                             tables: InlineTables) throws(Problem) {
-        let field = "options.\(name)"
+        let field = JSONPath.root.key("options").key(name).fieldName
         guard let kind = optionKinds[name] else {
             throw Problem.invalid(field, "unknown option; the options are \(optionKinds.keys.sorted().joined(separator: ", "))")
         }
-        if value == .null { return }
+        if case .null = value { return }
         func string() throws(Problem) -> String {
             guard case .string(let s) = value else { throw Problem.invalid(field, "must be a string, not \(value.kind)") }
             guard s.utf8.count <= 256 else { throw Problem.invalid(field, "must be at most 256 bytes") }
             return s
         }
         func number() throws(Problem) -> Double {
-            guard case .number(let d) = value, d.isFinite else { throw Problem.invalid(field, "must be a number, not \(value.kind)") }
-            return d
+            guard case .number(let n) = value, n.value.isFinite else { throw Problem.invalid(field, "must be a number, not \(value.kind)") }
+            return n.value
         }
         func integer() throws(Problem) -> Int {
             let d = try number()
@@ -128,7 +135,7 @@ public struct CompositionRequest: Sendable {
         case ("audioBitrate", _): options.audioBitrate = try string()
         case ("encoderThreads", _): options.encoderThreads = try integer()
         case ("loudness", _):
-            if case .number(let d) = value { options.loudness = ComposeOptionsText.plain(d) } else { options.loudness = try string() }
+            if case .number(let n) = value { options.loudness = ComposeOptionsText.plain(n.value) } else { options.loudness = try string() }
         case ("thumbnails", _): options.thumbnails = try number()
         case ("renditions", _): options.renditions = try string()
         case ("mp4", _):
@@ -152,11 +159,10 @@ public struct CompositionRequest: Sendable {
         return String(first) + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
     }
 
-    static func describe(_ error: any Error) -> String {
-        if case DecodingError.dataCorrupted(let context) = error {
-            return (context.underlyingError.map { "\($0)" } ?? context.debugDescription).prefix(200).description
-        }
-        return "\(error)".prefix(200).description
+    /// A member that is there and not `null`.
+    private static func present(_ value: JSONValue?) -> JSONValue? {
+        if let value, case .null = value { return nil }
+        return value
     }
 
     /// Digest of the normalised request: the same capture, layout, options and callback give the same digest.

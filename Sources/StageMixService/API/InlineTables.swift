@@ -1,4 +1,5 @@
 import Foundation
+import StageMixJSON
 import StageMixPlan
 import StageMixQueue
 
