@@ -2,6 +2,7 @@ import Foundation
 import StageMixCapture
 import StageMixLayout
 import StageMixOptions
+import StageMixTime
 
 /// Everything a composition reads before any media: the capture, the layout, the tier and price
 /// tables, and the plan worked out from them. `compose` and `enqueue` both go through here, so a job
@@ -30,7 +31,7 @@ public enum CompositionInput {
             var tiers = try options.tiers.map { try BillingTiers.load(contentsOf: URL(fileURLWithPath: $0)) } ?? .agora
             if let overflowTier = options.overflowTier { tiers = try BillingTiers(tiers: tiers.tiers, overflowTier: overflowTier) }
             let priceTable = try options.prices.map { try PriceTable.load(contentsOf: URL(fileURLWithPath: $0)) }
-            let graceMs = options.pauseGrace.map { Int(($0 * 1000).rounded()) } ?? StageTimeline.defaultPauseGraceMs
+            let graceMs = options.pauseGrace.map(MediaTime.ms(seconds:)) ?? StageTimeline.defaultPauseGraceMs
             let edits = try options.edits.map { try SessionEdits.load(contentsOf: URL(fileURLWithPath: $0), capture: capture) } ?? .none
             let doc = try PlanDocument(capture: capture, layout: layout, pauseGraceMs: graceMs, tiers: tiers, prices: priceTable,
                                        edits: edits, speakers: speakers.map { pass in { try pass(capture, $0) } })
