@@ -2,7 +2,6 @@ import Foundation
 import StageMixCapture
 import StageMixLayout
 import StageMixOptions
-import StageMixTime
 
 /// Everything a composition reads before any media: the capture, the layout, the tier and price
 /// tables, and the plan worked out from them. `compose` and `enqueue` both go through here, so a job
@@ -16,7 +15,7 @@ public enum CompositionInput {
                             speakers: ((Capture, StageTimeline) throws -> SpeakerTimeline)? = nil) throws -> (Capture, Layout, PlanDocument) {
         do {
             let capture = try CaptureReader.read(directory: URL(fileURLWithPath: capture))
-            var layout = try Layout.resolve(options.layout ?? ComposeOptions.defaultLayout)
+            var layout = try Layout.resolve(options.layoutOrDefault)
             if options.labels == false { layout = layout.withoutLabels }
             if options.canvasSize != nil || options.fps != nil {
                 let size = options.canvasSize.flatMap(ComposeOptions.size).map { CanvasSize(width: $0.width, height: $0.height) }
@@ -24,14 +23,14 @@ public enum CompositionInput {
             }
             for spec in options.ladder ?? [] {
                 if let problem = spec.problem(canvasFps: layout.fps,
-                                              segmentSeconds: options.segmentSeconds ?? ComposeOptions.defaultSegmentSeconds) {
+                                              segmentSeconds: options.segmentSecondsOrDefault) {
                     throw OptionError("--renditions", problem)
                 }
             }
             var tiers = try options.tiers.map { try BillingTiers.load(contentsOf: URL(fileURLWithPath: $0)) } ?? .agora
             if let overflowTier = options.overflowTier { tiers = try BillingTiers(tiers: tiers.tiers, overflowTier: overflowTier) }
             let priceTable = try options.prices.map { try PriceTable.load(contentsOf: URL(fileURLWithPath: $0)) }
-            let graceMs = options.pauseGrace.map(MediaTime.ms(seconds:)) ?? StageTimeline.defaultPauseGraceMs
+            let graceMs = options.pauseGraceMsOrDefault
             let edits = try options.edits.map { try SessionEdits.load(contentsOf: URL(fileURLWithPath: $0), capture: capture) } ?? .none
             let doc = try PlanDocument(capture: capture, layout: layout, pauseGraceMs: graceMs, tiers: tiers, prices: priceTable,
                                        edits: edits, speakers: speakers.map { pass in { try pass(capture, $0) } })
