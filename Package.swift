@@ -45,6 +45,8 @@ let package = Package(
 
         // Rectangles, sizes and colours, shared by layouts and pictures. Pure Swift.
         .target(name: "StageMixGeometry", swiftSettings: swiftSettings),
+        // Milliseconds, 48 kHz samples and frames: the conversions between them and their one rounding rule. Pure Swift.
+        .target(name: "StageMixTime", swiftSettings: swiftSettings),
         // A strict JSON parser and tree (duplicate keys, `true` vs `1`, line and column), for captures and layouts.
         .target(name: "StageMixJSON", swiftSettings: swiftSettings),
         // Layout model: regions, tiles, fit. Pure Swift.
@@ -52,23 +54,23 @@ let package = Package(
         // Publishing output folders safely: staging, atomic exchange, markers, leftovers. Pure Swift over Glibc.
         .target(name: "StageMixPublishing", swiftSettings: swiftSettings),
         // The compose options, declared once for compose, enqueue and stored jobs. Pure Swift.
-        .target(name: "StageMixOptions", swiftSettings: swiftSettings),
+        .target(name: "StageMixOptions", dependencies: ["StageMixTime"], swiftSettings: swiftSettings),
         // Capture: the model of a recorded session and its validation (`stagemix.capture/1`). Pure Swift, no FFmpeg.
         .target(name: "StageMixCapture", dependencies: ["StageMixJSON"], swiftSettings: swiftSettings),
         // Plan: stage timeline, edits, speakers, composition plan, billing; from a capture, a layout and options. Pure Swift.
-        .target(name: "StageMixPlan", dependencies: ["StageMixCapture", "StageMixLayout", "StageMixJSON", "StageMixOptions"],
+        .target(name: "StageMixPlan", dependencies: ["StageMixCapture", "StageMixLayout", "StageMixJSON", "StageMixOptions", "StageMixTime"],
                 swiftSettings: swiftSettings),
         // Owner types over FFmpeg, libopus, libebur128 and FreeType objects; the only importer of the C modules.
         // Pixel loops in C, vectorised by the compiler, AVX2 picked at run time; only StageMixMedia calls them.
         .target(name: "CStageMixKernels", cSettings: [.unsafeFlags(["-O2"])]),
-        .target(name: "StageMixMedia", dependencies: ["CFFmpeg", "COpus", "CEbur128", "CFreeType", "CStageMixKernels", "StageMixGeometry"],
+        .target(name: "StageMixMedia", dependencies: ["CFFmpeg", "COpus", "CEbur128", "CFreeType", "CStageMixKernels", "StageMixGeometry", "StageMixTime"],
                 swiftSettings: swiftSettings + mediaKernelSettings),
         // Capture generator: scenario -> real media files + session.json.
-        .target(name: "StageMixSynth", dependencies: ["StageMixCapture", "StageMixPlan", "StageMixMedia"], swiftSettings: swiftSettings),
+        .target(name: "StageMixSynth", dependencies: ["StageMixCapture", "StageMixPlan", "StageMixMedia", "StageMixTime"], swiftSettings: swiftSettings),
         // The lobby check of a capture (`stagemix probe`): every layer opened and decoded, silent microphones.
-        .target(name: "StageMixProbe", dependencies: ["StageMixCapture", "StageMixMedia"], swiftSettings: swiftSettings),
+        .target(name: "StageMixProbe", dependencies: ["StageMixCapture", "StageMixMedia", "StageMixTime"], swiftSettings: swiftSettings),
         // Plan -> decode, composite, mix, encode, HLS.
-        .target(name: "StageMixPipeline", dependencies: ["StageMixCapture", "StageMixPlan", "StageMixMedia", "StageMixPublishing"], swiftSettings: swiftSettings),
+        .target(name: "StageMixPipeline", dependencies: ["StageMixCapture", "StageMixPlan", "StageMixMedia", "StageMixPublishing", "StageMixOptions", "StageMixTime"], swiftSettings: swiftSettings),
         // Job queue (SQLite or PostgreSQL) and the worker that runs compose jobs as child processes.
         .target(name: "StageMixQueue", dependencies: [
             "StageMixPublishing", "StageMixOptions",
@@ -118,6 +120,7 @@ let package = Package(
         // temporary directories. Kept apart from StageMixTestSupport so that the media tests build no SwiftNIO or PostgreSQL.
         .target(name: "StageMixQueueTestSupport", dependencies: ["StageMixQueue"],
                 path: "Tests/StageMixQueueTestSupport", swiftSettings: swiftSettings),
+        .testTarget(name: "StageMixTimeTests", dependencies: ["StageMixTime"], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixLayoutTests", dependencies: ["StageMixLayout"], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixJSONTests", dependencies: ["StageMixJSON"], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixCaptureTests", dependencies: ["StageMixCapture", "StageMixJSON", "StageMixPlan", "StageMixTestSupport"], swiftSettings: swiftSettings),
@@ -134,7 +137,7 @@ let package = Package(
             .product(name: "JWTKit", package: "jwt-kit"),
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: swiftSettings),
-        .testTarget(name: "StageMixPipelineTests", dependencies: ["StageMixPipeline", "StageMixSynth", "StageMixProbe", "StageMixCapture", "StageMixPlan", "StageMixLayout", "StageMixMedia", "StageMixTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "StageMixPipelineTests", dependencies: ["StageMixPipeline", "StageMixOptions", "StageMixSynth", "StageMixProbe", "StageMixCapture", "StageMixPlan", "StageMixLayout", "StageMixMedia", "StageMixTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixSynthTests", dependencies: ["StageMixSynth", "StageMixProbe", "StageMixCapture", "StageMixPlan", "StageMixMedia", "StageMixTestSupport"], swiftSettings: swiftSettings),
 
         // Fuzz targets (docs/fuzzing.md): libFuzzer under `scripts/fuzz`'s -sanitize=fuzzer build, file replay otherwise.

@@ -4,29 +4,29 @@ import StageMixOptions
 /// Encoding and segmenting options of `compose` and `enqueue`, declared here once; the values live
 /// in ``ComposeOptions``.
 public struct EncodeOptions: ParsableArguments {
-    @Option(help: "HLS segment length in seconds. Default: 4.")
+    @Option(help: "HLS segment length in seconds. Default: \(ComposeOptions.plain(ComposeOptions.defaultSegmentSeconds)).")
     public var segmentSeconds: Double?
 
-    @Option(help: "HLS segment container: ts or fmp4. Default: ts.")
+    @Option(help: "HLS segment container: \(ComposeOptions.segmentFormats.joined(separator: " or ")). Default: \(ComposeOptions.defaultSegmentFormat).")
     public var segmentFormat: String?
 
-    @Option(help: "x264 preset (\(ComposeOptions.presets.joined(separator: ", "))). Default: veryfast.")
+    @Option(help: "x264 preset (\(ComposeOptions.presets.joined(separator: ", "))). Default: \(ComposeOptions.defaultPreset).")
     public var preset: String?
 
-    @Option(help: "Video bitrate, such as 3000k or 3M (default 3000k unless --crf).")
+    @Option(help: "Video bitrate, such as 3000k or 3M (default \(ComposeOptions.defaultVideoBitrate / 1000)k unless --crf).")
     public var videoBitrate: String?
 
     @Option(help: "x264 constant rate factor (0-51), instead of a bitrate.")
     public var crf: Double?
 
-    @Option(help: "AAC bitrate, such as 128k. Default: 128k.")
+    @Option(help: "AAC bitrate, such as 128k. Default: \(ComposeOptions.defaultAudioBitrate / 1000)k.")
     public var audioBitrate: String?
 
-    @Option(help: "x264 threads; 0 lets x264 choose. Default: 0.")
+    @Option(help: "x264 threads; 0 lets x264 choose. Default: \(ComposeOptions.defaultEncoderThreads).")
     public var encoderThreads: Int?
 
     // Unconditional: the value is negative (-16), which would otherwise read as an option.
-    @Option(parsing: .unconditional, help: "Integrated loudness target in LUFS (EBU R 128, true peak at most -1 dBTP), or off. Default: -16.")
+    @Option(parsing: .unconditional, help: "Integrated loudness target in LUFS (EBU R 128, true peak at most -1 dBTP), or off. Default: \(ComposeOptions.plain(ComposeOptions.defaultLoudnessLUFS)).")
     public var loudness: String?
 
     @Flag(help: "Also write composition.mp4: progressive (moov first), muxed from the same encoded packets as the HLS.")

@@ -11,7 +11,7 @@ public struct PlanOptions: ParsableArguments {
     @Argument(help: "The capture directory (holding session.json).")
     public var capture: String
 
-    @Option(help: "Layout: a built-in name (\(Layout.builtinNames.joined(separator: ", "))) or a layout JSON file. Default: grid.")
+    @Option(help: "Layout: a built-in name (\(Layout.builtinNames.joined(separator: ", "))) or a layout JSON file. Default: \(ComposeOptions.defaultLayout).")
     public var layout: String?
 
     @Option(help: "Output size WxH, such as 1280x720. Default: the layout's canvas.")
@@ -21,7 +21,7 @@ public struct PlanOptions: ParsableArguments {
             transform: PlanOptions.wholeFrameRate)
     public var fps: Int?
 
-    @Option(help: "Seconds a paused stream holds its last frame before the placeholder. Default: 3.")
+    @Option(help: "Seconds a paused stream holds its last frame before the placeholder. Default: \(ComposeOptions.plain(ComposeOptions.defaultPauseGraceSeconds)).")
     public var pauseGrace: Double?
 
     @Option(help: "Price table JSON ({\"currency\": ..., \"perMinute\": {tier: price}}) to cost the billing.")

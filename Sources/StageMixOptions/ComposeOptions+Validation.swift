@@ -74,7 +74,7 @@ extension ComposeOptions {
         // Against the layout's frame rate too, once it is known (CompositionInput).
         if let fps {
             for spec in ladder {
-                if let problem = spec.problem(canvasFps: fps, segmentSeconds: segmentSeconds ?? Self.defaultSegmentSeconds) {
+                if let problem = spec.problem(canvasFps: fps, segmentSeconds: segmentSecondsOrDefault) {
                     throw OptionError("--renditions", problem)
                 }
             }
@@ -112,7 +112,8 @@ extension ComposeOptions {
         return (w, h)
     }
 
-    static func plain(_ value: Double) -> String {
+    /// A number as people write it: `4`, not `4.0`; `2.5` as it is.
+    public static func plain(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 }

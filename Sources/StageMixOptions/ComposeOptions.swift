@@ -70,6 +70,11 @@ public struct ComposeOptions: Sendable, Codable, Hashable {
     public static let defaultVideoBitrate = 3_000_000
     public static let defaultAudioBitrate = 128_000
     public static let defaultPauseGraceSeconds = 3.0
+    public static let defaultSegmentFormat = "ts"
+    /// 0 lets x264 choose.
+    public static let defaultEncoderThreads = 0
+    /// Streaming platforms play at -14 to -16 LUFS; -16 leaves headroom for speech.
+    public static let defaultLoudnessLUFS = -16.0
     public static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
     public static let segmentFormats = ["ts", "fmp4"]
 
@@ -95,7 +100,7 @@ public struct ComposeOptions: Sendable, Codable, Hashable {
 
     /// `loudness` as a target: nil for `off`, the default (-16) when not given.
     public var loudnessTarget: Double? {
-        guard let loudness else { return -16 }
+        guard let loudness else { return Self.defaultLoudnessLUFS }
         return loudness.lowercased() == "off" ? nil : Double(loudness)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StageMixTime
 
 /// One rendition of `--renditions`: `1280x720@3000k`, optionally with its own frame rate,
 /// `640x360@800k@15`. The list is written widest first or in any order; the largest is the canvas.
@@ -59,7 +60,7 @@ public struct RenditionSpec: Sendable, Hashable {
 
     /// Output frames between keyframes: one segment's worth, at least 1.
     public static func keyframeInterval(canvasFps: Int, segmentSeconds: Double) -> Int {
-        max(1, Int((segmentSeconds * Double(canvasFps)).rounded()))
+        max(1, MediaTime.frames(seconds: segmentSeconds, fps: canvasFps))
     }
 
     /// The list largest first (by pixels; the first written wins a tie).

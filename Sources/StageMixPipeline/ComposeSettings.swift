@@ -1,4 +1,5 @@
 import StageMixMedia
+import StageMixOptions
 
 /// How a composition is encoded and segmented.
 public struct ComposeSettings: Sendable {
@@ -25,13 +26,14 @@ public struct ComposeSettings: Sendable {
     /// canvas's size and `videoRate`, muxed with the audio in one playlist.
     public var renditions: [Rendition]
 
-    /// Streaming platforms play at -14 to -16 LUFS; -16 leaves headroom for speech.
-    public static let defaultLoudnessLUFS = -16.0
-
-    public init(segmentSeconds: Double = 4, segmentFormat: HLSMuxer.SegmentType = .mpegts,
-                preset: String = "veryfast", videoRate: VideoRate = .bitrate(3_000_000),
-                audioBitrate: Int = 128_000, encoderThreads: Int = 0,
-                loudnessLUFS: Double? = ComposeSettings.defaultLoudnessLUFS, mp4: Bool = false,
+    /// Every setting given; the defaults are ``ComposeOptions``'s, as `ComposeSettings(ComposeOptions())` has them.
+    public init(segmentSeconds: Double = ComposeOptions.defaultSegmentSeconds,
+                segmentFormat: HLSMuxer.SegmentType = ComposeSettings.segmentType(ComposeOptions.defaultSegmentFormat),
+                preset: String = ComposeOptions.defaultPreset,
+                videoRate: VideoRate = .bitrate(ComposeOptions.defaultVideoBitrate),
+                audioBitrate: Int = ComposeOptions.defaultAudioBitrate,
+                encoderThreads: Int = ComposeOptions.defaultEncoderThreads,
+                loudnessLUFS: Double? = ComposeOptions.defaultLoudnessLUFS, mp4: Bool = false,
                 thumbnailSeconds: Double? = nil, renditions: [Rendition] = []) {
         self.segmentSeconds = segmentSeconds
         self.segmentFormat = segmentFormat
@@ -44,4 +46,24 @@ public struct ComposeSettings: Sendable {
         self.thumbnailSeconds = thumbnailSeconds
         self.renditions = renditions
     }
+
+    /// The encoder settings of validated options, defaults filled in.
+    public init(_ options: ComposeOptions) {
+        self.init(
+            segmentSeconds: options.segmentSecondsOrDefault,
+            segmentFormat: Self.segmentType(options.segmentFormatOrDefault),
+            preset: options.presetOrDefault,
+            videoRate: options.crf.map { .crf($0) } ?? .bitrate(options.videoBitrateOrDefault),
+            audioBitrate: options.audioBitrateOrDefault,
+            encoderThreads: options.encoderThreadsOrDefault,
+            loudnessLUFS: options.loudnessTarget,
+            mp4: options.mp4OrDefault,
+            thumbnailSeconds: options.thumbnails,
+            renditions: (options.ladder ?? []).map {
+                Rendition(width: $0.width, height: $0.height, rate: .bitrate($0.bitrate), fps: $0.fps)
+            })
+    }
+
+    /// `--segment-format`'s name (`ts`, `fmp4`) as the muxer's segment type.
+    public static func segmentType(_ name: String) -> HLSMuxer.SegmentType { name == "fmp4" ? .fmp4 : .mpegts }
 }

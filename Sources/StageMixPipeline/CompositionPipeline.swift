@@ -3,6 +3,7 @@ import StageMixCapture
 import StageMixPlan
 import StageMixLayout
 import StageMixMedia
+import StageMixTime
 
 /// Runs a composition plan: decodes what each interval shows, composites, mixes, encodes H.264 and AAC,
 /// and writes HLS into a directory. Frames and samples stream through; nothing holds a whole file.
@@ -41,7 +42,7 @@ public final class CompositionPipeline {
     }
 
     /// Total output frames: the session's duration at the plan's frame rate, rounded up.
-    public var frameCount: Int { (plan.durationMs * plan.fps + 999) / 1000 }
+    public var frameCount: Int { MediaTime.frameCount(ms: plan.durationMs, fps: plan.fps) }
 
     /// Writes `index.m3u8` and its segments into `hlsDirectory` (which must exist).
     /// `progress` is called about twice a second; `shouldStop` is polled once per frame.
@@ -89,13 +90,13 @@ public final class CompositionPipeline {
             if now.timeIntervalSince(lastReport) >= 0.5 {
                 lastReport = now
                 progress(ComposeProgress(composedSeconds: Double(frame.index) / Double(fps),
-                                         totalSeconds: Double(plan.durationMs) / 1000,
+                                         totalSeconds: MediaTime.seconds(ms: plan.durationMs),
                                          elapsedSeconds: now.timeIntervalSince(started)))
             }
         }
         try outputs.finish()
-        progress(ComposeProgress(composedSeconds: Double(plan.durationMs) / 1000,
-                                 totalSeconds: Double(plan.durationMs) / 1000,
+        progress(ComposeProgress(composedSeconds: MediaTime.seconds(ms: plan.durationMs),
+                                 totalSeconds: MediaTime.seconds(ms: plan.durationMs),
                                  elapsedSeconds: Date().timeIntervalSince(started)))
         return Result(frames: frameCount, audioSamples: samplesDone,
                       lostMedia: producer.lostMedia, warnings: producer.warnings, losses: producer.ledger.losses(in: plan), decodedFrames: producer.decodedFrames,

@@ -2,6 +2,7 @@ import Foundation
 import StageMixCapture
 import StageMixPlan
 import StageMixMedia
+import StageMixTime
 
 /// One output frame, painted and mixed, on its way to the encoders.
 struct ComposedFrame: @unchecked Sendable {
@@ -37,11 +38,11 @@ final class FrameProducer: @unchecked Sendable {
         self.frameCount = frameCount
         compositor = CanvasPainter(capture: capture, canvas: plan.canvas, fps: plan.fps, ledger: ledger)
         mix = AudioMix(capture: capture, ledger: ledger, levels: levels)
-        outputMeter = try LoudnessMeter(channels: 2, sampleRate: AudioTrackReader.sampleRate)
+        outputMeter = try LoudnessMeter(channels: 2, sampleRate: MediaTime.sampleRate)
         ready = Handoff(capacity: Self.canvasCount - 1)
         free = Handoff(capacity: Self.canvasCount)
         for _ in 0..<Self.canvasCount { free.put(try compositor.makeCanvas()) }
-        totalSamples = plan.durationMs * AudioTrackReader.sampleRate / 1000
+        totalSamples = MediaTime.samples(ms: plan.durationMs)
     }
 
     /// Media files that could not be read; read after the thread is done.
@@ -73,19 +74,19 @@ final class FrameProducer: @unchecked Sendable {
             guard let canvas = free.take() else { return }
             clock.charge(.other)
             do {
-                let tMs = n * 1000 / fps
+                let tMs = MediaTime.ms(atFrame: n, fps: fps)
                 while intervalIndex + 1 < plan.intervals.count, plan.intervals[intervalIndex].endMs <= tMs { intervalIndex += 1 }
                 let interval = plan.intervals[intervalIndex]
                 try compositor.paint(interval, background: plan.background, at: Double(n) / Double(fps), on: canvas,
                                      clock: &clock)
 
                 // The audio up to the end of this frame, in blocks that never cross an interval boundary.
-                let audioEnd = min(totalSamples, (n + 1) * AudioTrackReader.sampleRate / fps)
+                let audioEnd = min(totalSamples, MediaTime.sample(atFrame: n + 1, fps: fps))
                 var planes: [[Float]] = [[], []]
                 while samplesDone < audioEnd {
-                    let at = samplesDone * 1000 / AudioTrackReader.sampleRate
+                    let at = MediaTime.ms(atSample: samplesDone)
                     let current = plan.interval(atMs: at) ?? interval
-                    let boundary = current.endMs * AudioTrackReader.sampleRate / 1000
+                    let boundary = MediaTime.samples(ms: current.endMs)
                     let count = max(1, min(audioEnd, boundary) - samplesDone)
                     // Read where the session has it: later than the output by what edits cut before here.
                     mix.append(current, start: current.sessionSample(samplesDone), count: count, to: &planes)

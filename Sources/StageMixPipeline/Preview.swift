@@ -2,6 +2,7 @@ import Foundation
 import StageMixCapture
 import StageMixPlan
 import StageMixMedia
+import StageMixTime
 
 /// A still of the composite at one session time, painted exactly as the composition paints it.
 public enum Preview {

@@ -1,6 +1,7 @@
 import Foundation
 import StageMixCapture
 import StageMixMedia
+import StageMixTime
 
 /// The lobby check of a capture: does every track layer open and decode, what codec, size,
 /// rate and length does it have, where is its first keyframe, and is any microphone silent
@@ -47,7 +48,7 @@ public struct CaptureProbe: Sendable {
     /// Holds the file's packet times against when the track was published: ends early, or goes quiet inside.
     private func judge(_ timeline: PacketTimeline, against published: PublishedMedia, into entry: inout StreamProbe) {
         guard entry.opens, let first = timeline.first, let end = timeline.end else { return }
-        func session(_ t: Double) -> Int { entry.startOffsetMs + Int(((t - first) * 1000).rounded()) }
+        func session(_ t: Double) -> Int { entry.startOffsetMs + MediaTime.ms(seconds: t - first) }
         entry.endMs = session(end)
         entry.publishedUntilMs = published.endMs
         if let until = published.endMs { entry.truncated = session(end) < until - Self.truncationToleranceMs }
@@ -119,7 +120,7 @@ public struct CaptureProbe: Sendable {
         entry.decoded = decoded
         if let firstPts, let endPts { entry.durationSeconds = Double(endPts - firstPts) * seconds }
         if let firstPts, let firstKeyframePts {
-            entry.firstKeyframeMs = entry.startOffsetMs + Int((Double(firstKeyframePts - firstPts) * seconds * 1000).rounded())
+            entry.firstKeyframeMs = entry.startOffsetMs + MediaTime.ms(seconds: Double(firstKeyframePts - firstPts) * seconds)
         }
         return timeline
     }

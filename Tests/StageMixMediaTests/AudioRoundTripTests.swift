@@ -5,7 +5,8 @@ import StageMixMedia
 
 @Suite struct AudioRoundTripTests {
     @Test func aacSineSurvivesMP4() throws {
-        let dir = try TemporaryDirectory()
+        let dir = ScratchDirectory("media")
+        defer { dir.remove() }
         let url = dir.file("tone.m4a")
         let count = 48_000
         let tone = SyntheticMedia.sine(frequency: 440, count: count)

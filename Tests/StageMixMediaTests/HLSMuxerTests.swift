@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import StageMixTestSupport
 import StageMixMedia
 
 @Suite struct HLSMuxerTests {
@@ -7,7 +8,8 @@ import StageMixMedia
 
     @Test(arguments: [HLSMuxer.SegmentType.mpegts, .fmp4])
     func vodPlaylistWithKeyframeAlignedSegments(_ type: HLSMuxer.SegmentType) throws {
-        let dir = try TemporaryDirectory()
+        let dir = ScratchDirectory("media")
+        defer { dir.remove() }
         let hls = try HLSMuxer(directory: dir.url, segmentDuration: 2, segmentType: type, programDateTimeStart: Self.start)
         let fps = 25, seconds = 5
         let video = try VideoEncoder(settings: VideoEncoderSettings(
@@ -68,7 +70,7 @@ import StageMixMedia
     }
 
     /// An fMP4 segment needs its init section in front to be read on its own.
-    private func playable(segment: URL, type: HLSMuxer.SegmentType, in dir: TemporaryDirectory) throws -> URL {
+    private func playable(segment: URL, type: HLSMuxer.SegmentType, in dir: ScratchDirectory) throws -> URL {
         guard type == .fmp4 else { return segment }
         let joined = dir.file(segment.deletingPathExtension().lastPathComponent + ".mp4")
         try (Data(contentsOf: dir.file("init.mp4")) + Data(contentsOf: segment)).write(to: joined)

@@ -22,7 +22,8 @@ import Glibc
     }
 
     @Test func aFIFOIsRefusedWithoutOpeningIt() throws {
-        let dir = try TemporaryDirectory()
+        let dir = ScratchDirectory("media")
+        defer { dir.remove() }
         let fifo = dir.file("layer.webm")
         #expect(mkfifo(fifo.path, 0o600) == 0)
         let result = Self.openWithin(10, fifo)
@@ -38,14 +39,16 @@ import Glibc
     }
 
     @Test func aDirectoryAndAMissingFileAreToldApart() throws {
-        let dir = try TemporaryDirectory()
+        let dir = ScratchDirectory("media")
+        defer { dir.remove() }
         #expect(throws: MediaError.self) { try Demuxer(url: dir.url) }
         do { _ = try Demuxer(url: dir.url) } catch { #expect(error.code == .notRegularFile) }
         do { _ = try Demuxer(url: dir.file("nothing.ogg")) } catch { #expect(error.code == .notFound) }
     }
 
     @Test func openingHasADeadline() throws {
-        let dir = try TemporaryDirectory()
+        let dir = ScratchDirectory("media")
+        defer { dir.remove() }
         let url = dir.file("small.ivf")
         try FFmpegTool.vp8IVF(to: url, width: 64, height: 64, color: "red", seconds: 0.5)
         #expect(throws: Never.self) { try Demuxer(url: url) }
@@ -60,7 +63,8 @@ import Glibc
 
     /// A VP8 keyframe claiming 16000x16000 (256 million pixels, a 384 MB picture) in a 64x64 file.
     @Test func aForgedKeyframeSizeIsRefusedBeforeAnyPictureIsAllocated() throws {
-        let dir = try TemporaryDirectory()
+        let dir = ScratchDirectory("media")
+        defer { dir.remove() }
         let url = dir.file("forged.ivf")
         try FFmpegTool.vp8IVF(to: url, width: 64, height: 64, color: "blue", seconds: 0.5)
         var ivf = try IVFFile(Data(contentsOf: url))

@@ -6,7 +6,8 @@ import StageMixMedia
 @Suite struct OpusRoundTripTests {
     @Test(arguments: [1, 2])
     func sineSurvivesOggOpus(channels: Int) throws {
-        let dir = try TemporaryDirectory()
+        let dir = ScratchDirectory("media")
+        defer { dir.remove() }
         let url = dir.file("tone.ogg")
         let count = 48_000 + 123  // not a multiple of the 960-sample frame
         let tone = SyntheticMedia.sine(frequency: 440, count: count)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import StageMixTestSupport
 import StageMixMedia
 
 @Suite struct VideoRoundTripTests {
@@ -19,7 +20,8 @@ import StageMixMedia
 
     @Test(arguments: cases)
     func solidColourSurvivesEncodeAndDecode(_ c: Case) throws {
-        let dir = try TemporaryDirectory()
+        let dir = ScratchDirectory("media")
+        defer { dir.remove() }
         let url = dir.file(c.file)
         let colour = RGBColor(r: 200, g: 40, b: 60)
         let settings = VideoEncoderSettings(codecName: c.codec, width: 160, height: 120, frameRate: Rational(25, 1),
@@ -52,7 +54,8 @@ import StageMixMedia
     }
 
     @Test func seekLandsOnKeyframeAtOrBefore() throws {
-        let dir = try TemporaryDirectory()
+        let dir = ScratchDirectory("media")
+        defer { dir.remove() }
         let url = dir.file("seek.webm")
         let settings = VideoEncoderSettings(codecName: "libvpx", width: 64, height: 48, frameRate: Rational(25, 1),
                                             rateControl: .bitrate(300_000), gopSize: 10, preset: "realtime", threadCount: 1)

@@ -1,4 +1,5 @@
 import Foundation
+import StageMixTestSupport
 import Testing
 import StageMixCapture
 import StageMixPlan
@@ -50,7 +51,7 @@ struct LadderTests {
 
     @Test func everyRenditionShowsTheCompositeAtItsSizeWithAlignedKeyframes() throws {
         MediaLog.setLevel(.error)
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("stagemix-ladder-\(UUID().uuidString)")
+        let root = ScratchDirectory("ladder").url
         defer { try? FileManager.default.removeItem(at: root) }
         let expected = try CaptureSynthesizer(codec: .h264).synthesize(ComposeEndToEndTests.scenario(), to: root.appendingPathComponent("capture"))
         let capture = try CaptureReader.read(directory: root.appendingPathComponent("capture"))

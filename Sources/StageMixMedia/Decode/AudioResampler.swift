@@ -1,3 +1,5 @@
+import StageMixTime
+
 internal import CFFmpeg
 
 /// Converts Float audio of any rate and channel count to another rate and channel count with
@@ -9,7 +11,7 @@ public final class AudioResampler: @unchecked Sendable {
     public let outputRate: Int
     public let outputChannels: Int
 
-    public init(inputRate: Int, inputChannels: Int, outputRate: Int = 48_000, outputChannels: Int = 1) throws(MediaError) {
+    public init(inputRate: Int, inputChannels: Int, outputRate: Int = MediaTime.sampleRate, outputChannels: Int = 1) throws(MediaError) {
         guard inputRate > 0, inputChannels > 0, outputRate > 0, outputChannels > 0 else {
             throw MediaError(.invalidArgument, "cannot resample \(inputChannels) ch at \(inputRate) Hz to \(outputChannels) ch at \(outputRate) Hz")
         }

@@ -1,3 +1,5 @@
+import StageMixTime
+
 internal import COpus
 
 /// Decodes Opus packets (from an Ogg or WebM demuxer) with libopus into
@@ -6,7 +8,7 @@ internal import COpus
 public final class OpusDecoder: @unchecked Sendable {
     private let decoder: OpaquePointer
     public let channels: Int
-    public let sampleRate = 48_000
+    public let sampleRate = MediaTime.sampleRate
     /// Samples per channel dropped from the start of the stream (OpusHead pre-skip).
     public let preSkip: Int
     private var skipRemaining: Int
@@ -26,7 +28,7 @@ public final class OpusDecoder: @unchecked Sendable {
             throw MediaError(.unsupportedCodec, "Opus with \(channels) channels not supported")
         }
         var err: Int32 = 0
-        guard let d = opus_decoder_create(48_000, Int32(channels), &err), err == OPUS_OK else {
+        guard let d = opus_decoder_create(Int32(MediaTime.sampleRate), Int32(channels), &err), err == OPUS_OK else {
             throw MediaError(.openFailed, "opus_decoder_create: \(String(cString: opus_strerror(err)))", underlyingCode: err)
         }
         decoder = d

@@ -1,3 +1,5 @@
+import StageMixTime
+
 /// The Ogg/WebM Opus identification header ("OpusHead", RFC 7845 section 5.1),
 /// channel mapping family 0 (mono or stereo).
 struct OpusHead: Equatable {
@@ -16,7 +18,7 @@ struct OpusHead: Equatable {
         return b
     }
 
-    init(channels: Int, preSkip: Int, inputSampleRate: Int = 48_000) {
+    init(channels: Int, preSkip: Int, inputSampleRate: Int = MediaTime.sampleRate) {
         self.channels = channels
         self.preSkip = preSkip
         self.inputSampleRate = inputSampleRate

@@ -1,3 +1,5 @@
+import StageMixTime
+
 internal import CFFmpeg
 
 /// Encodes Float audio with a libavcodec encoder (native "aac" by default).
@@ -14,7 +16,7 @@ public final class AudioEncoder: @unchecked Sendable {
     private var nextPTS: Int64 = 0
     private let frame: UnsafeMutablePointer<AVFrame>
 
-    public init(codecName: String = "aac", sampleRate: Int = 48_000, channels: Int = 2,
+    public init(codecName: String = "aac", sampleRate: Int = MediaTime.sampleRate, channels: Int = 2,
                 bitrate: Int = 128_000, globalHeader: Bool = true) throws(MediaError) {
         guard let codec = avcodec_find_encoder_by_name(codecName), codec.pointee.type == AVMEDIA_TYPE_AUDIO else {
             throw MediaError(.unsupportedCodec, "no audio encoder named '\(codecName)'")

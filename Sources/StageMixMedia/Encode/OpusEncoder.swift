@@ -1,3 +1,5 @@
+import StageMixTime
+
 internal import COpus
 
 /// Encodes 48 kHz Float audio into 20 ms Opus packets with libopus, and
@@ -7,11 +9,11 @@ internal import COpus
 public final class OpusEncoder: @unchecked Sendable {
     private let encoder: OpaquePointer
     public let channels: Int
-    public let sampleRate = 48_000
+    public let sampleRate = MediaTime.sampleRate
     public let frameSize = 960  // 20 ms
     /// Encoder lookahead in samples, written to OpusHead as pre-skip.
     public let preSkip: Int
-    public var timeBase: Rational { Rational(1, 48_000) }
+    public var timeBase: Rational { Rational(1, Int32(MediaTime.sampleRate)) }
     private var pending: [Float] = []
     private var inputSamples: Int64 = 0
     private var encodedSamples: Int64 = 0
@@ -22,7 +24,7 @@ public final class OpusEncoder: @unchecked Sendable {
             throw MediaError(.unsupportedCodec, "Opus with \(channels) channels not supported")
         }
         var err: Int32 = 0
-        guard let e = opus_encoder_create(48_000, Int32(channels), OPUS_APPLICATION_AUDIO, &err), err == OPUS_OK else {
+        guard let e = opus_encoder_create(Int32(MediaTime.sampleRate), Int32(channels), OPUS_APPLICATION_AUDIO, &err), err == OPUS_OK else {
             throw MediaError(.openFailed, "opus_encoder_create: \(String(cString: opus_strerror(err)))", underlyingCode: err)
         }
         encoder = e

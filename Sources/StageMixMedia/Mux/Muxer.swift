@@ -1,4 +1,5 @@
 import Foundation
+import StageMixTime
 internal import CFFmpeg
 
 /// Writes encoded packets into a container file (webm, matroska, ogg, mp4,
@@ -62,12 +63,12 @@ public final class Muxer: @unchecked Sendable {
         }
         par.pointee.codec_type = AVMEDIA_TYPE_AUDIO
         par.pointee.codec_id = AV_CODEC_ID_OPUS
-        par.pointee.sample_rate = 48_000
+        par.pointee.sample_rate = Int32(MediaTime.sampleRate)
         av_channel_layout_default(&par.pointee.ch_layout, Int32(channels))
         par.pointee.initial_padding = Int32(preSkip)
         par.pointee.seek_preroll = 3840  // 80 ms, RFC 7845's recommended decoder pre-roll
         (par.pointee.extradata, par.pointee.extradata_size) = try makeExtradata(header)
-        return try addStream(parameters: par, timeBase: Rational(1, 48_000))
+        return try addStream(parameters: par, timeBase: Rational(1, Int32(MediaTime.sampleRate)))
     }
 
     /// Adds a stream with the same codec parameters as a demuxed one (remuxing).

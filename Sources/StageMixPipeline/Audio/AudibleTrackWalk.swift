@@ -1,6 +1,7 @@
 import Foundation
 import StageMixCapture
 import StageMixMedia
+import StageMixTime
 
 /// The audio-only passes' common walk (loudness, active speaker): the composition's time in hops,
 /// every audible track decoded where the session has it and handed over hop by hop, one reader per
@@ -31,8 +32,7 @@ struct AudibleTrackWalk {
     func run(durationMs: Int, shouldStop: () -> Bool, stretch: (Int) -> Stretch?,
              take: (_ hop: Int, _ trackId: String, _ samples: ArraySlice<Float>) throws -> Void,
              endOfHop: (_ hop: Int, _ heard: Set<String>) -> Void) throws {
-        let rate = AudioTrackReader.sampleRate
-        let totalSamples = durationMs * rate / 1000
+        let totalSamples = MediaTime.samples(ms: durationMs)
         var readers: [String: AudioTrackReader] = [:]
         var failed: Set<String> = []
         var scratch = [Float](repeating: 0, count: hop)
@@ -45,9 +45,9 @@ struct AudibleTrackWalk {
             var heard: Set<String> = []
             var at = start
             while at < hopEnd {
-                guard let here = stretch(at * 1000 / rate) else { break }
-                let end = min(hopEnd, max(at + 1, here.endMs * rate / 1000))
-                let sessionAt = at + here.sessionOffsetMs * rate / 1000
+                guard let here = stretch(MediaTime.ms(atSample: at)) else { break }
+                let end = min(hopEnd, max(at + 1, MediaTime.samples(ms: here.endMs)))
+                let sessionAt = MediaTime.sessionSample(at, sessionOffsetMs: here.sessionOffsetMs)
                 for source in here.sources where !failed.contains(source.trackId) {
                     do {
                         let reader = try readers[source.trackId] ?? AudioTrackReader(

@@ -1,6 +1,7 @@
 import StageMixCapture
 import StageMixPlan
 import StageMixMedia
+import StageMixTime
 
 /// The audio side of a composition: one reader per audible track, summed and limited into stereo blocks.
 final class AudioMix {
@@ -43,7 +44,7 @@ final class AudioMix {
                     lostMedia[source.file] = "\(source.trackId): \(error)"
                     readers[source.trackId] = nil
                     ledger.note(MediaLoss.Cause(failure: error), trackId: source.trackId, layer: nil, file: source.file,
-                                fromMs: start * 1000 / AudioTrackReader.sampleRate, detail: error.description)
+                                fromMs: MediaTime.ms(atSample: start), detail: error.description)
                 }
             }
             if let master = levels?.masterGain, master != 1 { for i in out.indices { out[i] *= master } }

@@ -1,3 +1,5 @@
+import StageMixTime
+
 /// Sums on-stage microphones and keeps the result in range: a peak limiter with instant attack and
 /// smooth release, so loud moments are turned down, never wrapped or clipped hard.
 struct AudioMixer {
@@ -7,7 +9,7 @@ struct AudioMixer {
     static let normalisedCeiling: Float = 0.841
     let ceiling: Float
     /// Release per sample, about 80 ms back to unity gain at 48 kHz.
-    private static let release: Float = 1 - 1 / (0.08 * 48_000)
+    private static let release: Float = 1 - 1 / (0.08 * Float(MediaTime.sampleRate))
 
     private var gain: Float = 1
 

@@ -1,5 +1,6 @@
 import Foundation
 import StageMixMedia
+import StageMixTime
 
 /// Reads one audio track file and delivers its samples on the session clock, at 48 kHz.
 ///
@@ -9,9 +10,8 @@ import StageMixMedia
 /// so memory and time depend on the session's length, never on the timestamps a file claims.
 /// What cannot be heard as planned (a damaged packet, a gap, a file cut short) is noted in `ledger`.
 final class AudioTrackReader {
-    static let sampleRate = 48_000
-    /// A jump in timestamps longer than this is reported as a gap (shorter ones are ordinary: Opus DTX).
-    static let gapThreshold = sampleRate
+    /// A jump in timestamps longer than this (a second) is reported as a gap (shorter ones are ordinary: Opus DTX).
+    static let gapThreshold = MediaTime.sampleRate
     /// Read errors in a row after which the rest of the file is given up as unreadable.
     static let maxReadErrorsInARow = 8
 
@@ -52,10 +52,10 @@ final class AudioTrackReader {
         } else {
             opus = nil
             other = try AudioDecoder(stream: audio)
-            resampler = audio.sampleRate == Self.sampleRate ? nil
+            resampler = audio.sampleRate == MediaTime.sampleRate ? nil
                 : try AudioResampler(inputRate: audio.sampleRate, inputChannels: max(1, audio.channels))
         }
-        startSample = startOffsetMs * Self.sampleRate / 1000
+        startSample = MediaTime.samples(ms: startOffsetMs)
         firstPts = Double(audio.startTime ?? 0) * audio.timeBase.doubleValue
         queue = SampleQueue(start: startSample)
     }
@@ -67,7 +67,7 @@ final class AudioTrackReader {
     func mix(into out: UnsafeMutableBufferPointer<Float>, from start: Int) throws(MediaError) {
         let end = start + out.count
         // A jump ahead (the track heard again after a while) seeks; a finished file has nothing ahead.
-        if !finished, start > (pending?.at ?? queue.end) + Self.sampleRate {
+        if !finished, start > (pending?.at ?? queue.end) + Self.gapThreshold {
             try seek(toSample: start)
         }
         queue.drop(before: start)
@@ -95,7 +95,7 @@ final class AudioTrackReader {
     }
 
     private func seek(toSample sample: Int) throws(MediaError) {
-        let seconds = Double(sample - startSample) / Double(Self.sampleRate) + firstPts
+        let seconds = MediaTime.seconds(samples: sample - startSample) + firstPts
         try demuxer.seek(toSeconds: max(0, seconds), streamIndex: stream.index)
         opus?.reset()
         queue.reset(at: sample)
@@ -111,7 +111,7 @@ final class AudioTrackReader {
                  "the file ends here")
             return
         }
-        let at = packet.ptsSeconds.map { startSample + Int((($0 - firstPts) * Double(Self.sampleRate)).rounded()) }
+        let at = packet.ptsSeconds.map { startSample + MediaTime.samples(seconds: $0 - firstPts) }
         let damaged = demuxer.loggedErrors > explainedErrors
         if let opus {
             do {
@@ -131,7 +131,7 @@ final class AudioTrackReader {
 
     private func noteBadPacket(_ packet: Packet, at: Int?, _ cause: MediaLoss.Cause, _ error: MediaError) {
         let from = at ?? queue.end
-        let length = max(1, Int((Double(packet.duration) * packet.timeBase.doubleValue * Double(Self.sampleRate)).rounded()))
+        let length = max(1, MediaTime.samples(seconds: Double(packet.duration) * packet.timeBase.doubleValue))
         note(cause, from: from, to: from + length, error.description)
     }
 
@@ -168,7 +168,7 @@ final class AudioTrackReader {
                 explainedErrors = demuxer.loggedErrors
                 note(.corruptPackets, from: end, to: position, "the container reader dropped damaged data")
             } else if position - end > Self.gapThreshold {
-                note(.timestampGap, from: end, to: position, "timestamps jump \(Double(position - end) / Double(Self.sampleRate)) s")
+                note(.timestampGap, from: end, to: position, "timestamps jump \(MediaTime.seconds(samples: position - end)) s")
             }
             if pending == nil {
                 pending = (position, samples)
@@ -192,8 +192,8 @@ final class AudioTrackReader {
     }
 
     private func note(_ cause: MediaLoss.Cause, from: Int, to: Int?, _ detail: String) {
-        ledger.note(cause, trackId: trackId, layer: nil, file: file, fromMs: from * 1000 / Self.sampleRate,
-                    toMs: to.map { ($0 * 1000 + Self.sampleRate - 1) / Self.sampleRate } ?? .max, detail: detail)
+        ledger.note(cause, trackId: trackId, layer: nil, file: file, fromMs: MediaTime.ms(atSample: from),
+                    toMs: to.map(MediaTime.ms(endingAtSample:)) ?? .max, detail: detail)
     }
 
     /// The next packet of the stream; damaged packets the demuxer cannot read are skipped and noted,

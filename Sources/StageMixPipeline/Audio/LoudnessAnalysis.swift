@@ -2,6 +2,7 @@ import Foundation
 import StageMixCapture
 import StageMixPlan
 import StageMixMedia
+import StageMixTime
 
 /// The audio-only pass before composing: decodes each microphone where the plan makes it audible,
 /// measures it alone (BS.1770), and works out the gains that make the output hit the target:
@@ -33,7 +34,7 @@ struct LoudnessAnalysis {
     static let maxCutDB = 20.0
     /// The master gain never exceeds this: a session of near silence stays near silent.
     static let maxMasterGainDB = 24.0
-    static let hop = AudioTrackReader.sampleRate / 10
+    static let hop = MediaTime.samples(ms: 100)
 
     let capture: Capture
     let plan: CompositionPlan
@@ -54,7 +55,7 @@ struct LoudnessAnalysis {
                 }
             },
             take: { _, trackId, samples in
-                let meter = try meters[trackId] ?? LoudnessMeter(channels: 1, sampleRate: AudioTrackReader.sampleRate)
+                let meter = try meters[trackId] ?? LoudnessMeter(channels: 1, sampleRate: MediaTime.sampleRate)
                 meters[trackId] = meter
                 meter.add(planar: [Array(samples)])
             },

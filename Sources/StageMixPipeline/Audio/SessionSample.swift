@@ -1,7 +1,7 @@
 import StageMixPlan
+import StageMixTime
 
-/// Where an output sample is read in the session: later by what edits cut before it (48 samples a ms).
+/// Where an output sample is read in the session: later by what edits cut before it.
 extension PlanInterval {
-    func sessionSample(_ sample: Int) -> Int { sample + (sessionOffsetMs ?? 0) * AudioTrackReader.sampleRate / 1000 }
+    func sessionSample(_ sample: Int) -> Int { MediaTime.sessionSample(sample, sessionOffsetMs: sessionOffsetMs ?? 0) }
 }
-

@@ -2,6 +2,7 @@ import Foundation
 import StageMixCapture
 import StageMixPlan
 import StageMixMedia
+import StageMixTime
 
 /// The audio-only pass behind a speaker layout: decodes each microphone the stage timeline lets the
 /// mix hear (where it lets it: a muted, left-out or off-stage microphone counts as not heard) and
@@ -23,7 +24,7 @@ public struct SpeakerAnalysis {
     public func speakers(detector start: ActiveSpeakerDetector = ActiveSpeakerDetector(),
                          shouldStop: () -> Bool = { false }) throws -> SpeakerTimeline {
         var detector = start
-        let hop = AudioTrackReader.sampleRate * SpeakerLevels.hopMs / 1000
+        let hop = MediaTime.samples(ms: SpeakerLevels.hopMs)
         var energy: [String: (sum: Double, count: Int)] = [:]   // this hop's, by microphone track
         var segmentIndex = 0
         try AudibleTrackWalk(capture: capture, hop: hop).run(

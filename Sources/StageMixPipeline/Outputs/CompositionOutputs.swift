@@ -1,7 +1,9 @@
 import Foundation
 import StageMixPlan
+import StageMixOptions
 import StageMixMedia
 import StageMixPublishing
+import StageMixTime
 
 /// Every output of a composition, made from its settings: the video renditions (each a sink of
 /// the composed canvases), the audio, the thumbnails, and the containers their packets go to. The
@@ -31,14 +33,14 @@ final class CompositionOutputs {
         let ladder = !settings.renditions.isEmpty
         let wanted = ladder ? settings.renditions
             : [Rendition(width: plan.canvas.width, height: plan.canvas.height, rate: settings.videoRate)]
-        let keyframeEvery = max(1, Int((settings.segmentSeconds * Double(plan.fps)).rounded()))
+        let keyframeEvery = RenditionSpec.keyframeInterval(canvasFps: plan.fps, segmentSeconds: settings.segmentSeconds)
         // A ladder's master playlist names each video's codec, read from its global header.
         let globalHeader = ladder || settings.segmentFormat == .fmp4 || mp4 != nil
         renditions = try wanted.map {
             try VideoRendition($0, canvas: (plan.canvas.width, plan.canvas.height), canvasFps: plan.fps,
                                keyframeEvery: keyframeEvery, settings: settings, globalHeader: globalHeader)
         }
-        audio = AudioOutput(encoder: try AudioEncoder(sampleRate: AudioTrackReader.sampleRate, channels: 2,
+        audio = AudioOutput(encoder: try AudioEncoder(sampleRate: MediaTime.sampleRate, channels: 2,
                                                       bitrate: settings.audioBitrate, globalHeader: globalHeader))
         let dateRanges = Self.dateRanges(stageEvents)
         func playlist(in directory: URL) throws -> HLSMuxer {
@@ -79,7 +81,7 @@ final class CompositionOutputs {
             renditions[0].routes.append(file, stream: try file.addStream(from: renditions[0].encoder))
             audio.routes.append(file, stream: try file.addStream(from: audio.encoder))
             for chapter in Self.chapters(stageEvents, durationMs: plan.durationMs) {
-                try file.addChapter(start: Double(chapter.startMs) / 1000, end: Double(chapter.endMs) / 1000, title: chapter.title)
+                try file.addChapter(start: MediaTime.seconds(ms: chapter.startMs), end: MediaTime.seconds(ms: chapter.endMs), title: chapter.title)
             }
             try file.writeHeader(options: ["movflags": "+faststart"])
         }
@@ -147,7 +149,7 @@ final class CompositionOutputs {
     /// The stage's events as `EXT-X-DATERANGE` tags, in every media playlist.
     static func dateRanges(_ events: [StageEvent]) -> [HLSDateRange] {
         events.enumerated().map { index, event in
-            HLSDateRange(id: "stage-\(index + 1)", classID: "dev.stagemix.stage", offset: Double(event.atMs) / 1000,
+            HLSDateRange(id: "stage-\(index + 1)", classID: "dev.stagemix.stage", offset: MediaTime.seconds(ms: event.atMs),
                          attributes: [("X-EVENT", event.kind.rawValue), ("X-PARTICIPANT", event.participantId), ("X-NAME", event.name)]
                             + (event.reason.map { [("X-REASON", $0)] } ?? []))
         }

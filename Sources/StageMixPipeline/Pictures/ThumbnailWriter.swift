@@ -2,6 +2,7 @@ import Foundation
 import StageMixPlan
 import StageMixMedia
 import StageMixPublishing
+import StageMixTime
 
 /// `--thumbnails N`: a small JPEG of the composite every N seconds (`thumbnails/00000.jpg`...), a
 /// WebVTT track pointing at them for players' scrubbing previews (`thumbnails.vtt`), and
@@ -24,8 +25,8 @@ final class ThumbnailWriter: CanvasSink {
         self.directory = directory
         self.seconds = seconds
         let fps = max(1, plan.fps)
-        everyFrames = max(1, Int((seconds * Double(fps)).rounded()))
-        posterFrame = Self.posterTimeMs(plan) * fps / 1000
+        everyFrames = max(1, MediaTime.frames(seconds: seconds, fps: fps))
+        posterFrame = MediaTime.frame(atMs: Self.posterTimeMs(plan), fps: fps)
         durationMs = plan.durationMs
         let width = min(Self.width, plan.canvas.width)
         let height = max(2, (plan.canvas.height * width / max(1, plan.canvas.width)) & ~1)
@@ -65,8 +66,8 @@ final class ThumbnailWriter: CanvasSink {
     func finish() throws {
         var vtt = "WEBVTT\n"
         for k in 0..<count {
-            let start = Int((Double(k) * seconds * 1000).rounded())
-            let end = min(durationMs, Int((Double(k + 1) * seconds * 1000).rounded()))
+            let start = MediaTime.ms(seconds: Double(k) * seconds)
+            let end = min(durationMs, MediaTime.ms(seconds: Double(k + 1) * seconds))
             guard end > start else { break }
             vtt += "\n\(Self.timestamp(start)) --> \(Self.timestamp(end))\n\(Self.name(k))\n"
         }

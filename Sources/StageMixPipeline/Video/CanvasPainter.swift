@@ -3,6 +3,7 @@ import StageMixCapture
 import StageMixPlan
 import StageMixLayout
 import StageMixMedia
+import StageMixTime
 
 /// Paints the composite for one instant: background, region fills, then each tile, scaling each
 /// picture straight from the decoder's frame into its place on the canvas.
@@ -57,7 +58,7 @@ final class CanvasPainter {
     /// which reads the session `interval.sessionOffsetMs` later), charging decoding and painting to `clock`.
     func paint(_ interval: PlanInterval, background: RGBColor, at t: Double,
                on canvas: CanvasFrame, clock: inout StageClock) throws(MediaError) {
-        let sessionT = t + Double(interval.sessionOffsetMs ?? 0) / 1000
+        let sessionT = t + MediaTime.seconds(ms: interval.sessionOffsetMs ?? 0)
         var state = states[ObjectIdentifier(canvas)] ?? CanvasState()
         defer { states[ObjectIdentifier(canvas)] = state }
         let sameLayout = state.interval == interval
@@ -142,7 +143,7 @@ final class CanvasPainter {
         if hold, let held = source.lastFrame { return held }
         let frame = source.frame(layer: quality, at: t)
         if let shown = source.standingIn {
-            standIns.record(trackId: trackId, planned: quality, shown: shown, atMs: Int((outputT * 1000).rounded()), frameMs: frameMs)
+            standIns.record(trackId: trackId, planned: quality, shown: shown, atMs: MediaTime.ms(seconds: outputT), frameMs: frameMs)
         }
         return frame
     }

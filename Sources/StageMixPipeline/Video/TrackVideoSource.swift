@@ -1,6 +1,7 @@
 import Foundation
 import StageMixCapture
 import StageMixMedia
+import StageMixTime
 
 /// One subscribed video track as the compositor sees it: pictures at the planned layer,
 /// switching layers the way an SFU does, at the new layer's next keyframe.
@@ -124,11 +125,11 @@ final class TrackVideoSource {
     /// Notes this frame as lost when the planned layer's picture is not what shows.
     private func noteLoss(planned: LayerQuality, at t: Double, showing: Bool) {
         guard let layer = track.layer(planned) else { return }
-        let fromMs = Int((t * 1000).rounded()), toMs = Int(((t + frameSeconds) * 1000).rounded())
+        let fromMs = MediaTime.ms(seconds: t), toMs = MediaTime.ms(seconds: t + frameSeconds)
         let standIn = showing ? active?.quality : nil
         if let failure = failures[layer.file] {
             // From the instant it failed (a file cut short: from its last picture), then frame by frame.
-            let since = min(fromMs, Int((failure.at * 1000).rounded(.down)))
+            let since = min(fromMs, MediaTime.ms(holdingSeconds: failure.at))
             ledger.note(failure.cause, trackId: track.id, layer: planned, file: layer.file, fromMs: max(0, since),
                         toMs: toMs, standIn: standIn == planned ? nil : standIn, detail: failure.error.description)
         } else if active?.quality == planned, let trouble = active?.reader.trouble {
@@ -196,7 +197,7 @@ final class TrackVideoSource {
         guard let layer = track.layer(quality), failures[layer.file] == nil else { return nil }
         do {
             return try LayerReader(url: capture.mediaURL(layer.file), file: layer.file, width: layer.width, height: layer.height,
-                                   startOffsetSeconds: Double(track.startOffsetMs(of: layer)) / 1000, counter: counter)
+                                   startOffsetSeconds: MediaTime.seconds(ms: track.startOffsetMs(of: layer)), counter: counter)
         } catch {
             failures[layer.file] = (error, MediaLoss.Cause(failure: error), t)
             return nil

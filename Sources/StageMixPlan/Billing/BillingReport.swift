@@ -1,6 +1,7 @@
 import StageMixLayout
 import StageMixCapture
 import StageMixJSON
+import StageMixTime
 
 /// What a composition costs under aggregate-resolution billing: minutes per tier, per-track usage, cost.
 public struct BillingReport: Sendable, Hashable, Codable {
@@ -100,7 +101,7 @@ public struct BillingReport: Sendable, Hashable, Codable {
                 usage[trackId] = TrackUsage(trackId: trackId, participantId: participantId, kind: kind,
                                             subscribedSeconds: 0, pixelSeconds: 0)
             }
-            usage[trackId]!.subscribedSeconds += Double(ms) / 1000
+            usage[trackId]!.subscribedSeconds += MediaTime.seconds(ms: ms)
             usage[trackId]!.pixelSeconds += Double(pixels) * Double(ms) / 1000
         }
         for interval in plan.intervals {

@@ -1,6 +1,7 @@
 import Foundation
 import StageMixJSON
 import StageMixCapture
+import StageMixTime
 
 /// An edit file that cannot be read or breaks a rule; each problem names the file and JSON path.
 public struct EditsError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -148,6 +149,6 @@ extension SessionEdits {
     /// Seconds (a number) as whole milliseconds within a session's longest length.
     static func milliseconds(_ value: JSONValue) -> Int? {
         guard case .number(let n) = value, n.value.isFinite, n.value >= 0, n.value * 1000 <= Double(CaptureLimits.maxSessionMs) else { return nil }
-        return Int((n.value * 1000).rounded())
+        return MediaTime.ms(seconds: n.value)
     }
 }

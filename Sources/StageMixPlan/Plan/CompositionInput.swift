@@ -15,7 +15,7 @@ public enum CompositionInput {
                             speakers: ((Capture, StageTimeline) throws -> SpeakerTimeline)? = nil) throws -> (Capture, Layout, PlanDocument) {
         do {
             let capture = try source.capture()
-            let layoutName = options.layout ?? ComposeOptions.defaultLayout
+            let layoutName = options.layoutOrDefault
             // Neither a built-in nor a file: a mistyped option value (exit 64), with the likely name.
             if Layout.builtin(named: layoutName) == nil, !FileManager.default.fileExists(atPath: layoutName) {
                 let hint = NameSuggestion.closest(to: layoutName, among: Layout.builtinNames).map { "; did you mean \"\($0)\"?" } ?? ""
@@ -29,14 +29,14 @@ public enum CompositionInput {
             }
             for spec in options.ladder ?? [] {
                 if let problem = spec.problem(canvasFps: layout.fps,
-                                              segmentSeconds: options.segmentSeconds ?? ComposeOptions.defaultSegmentSeconds) {
+                                              segmentSeconds: options.segmentSecondsOrDefault) {
                     throw OptionError("--renditions", problem)
                 }
             }
             var tiers = try options.tiers.map { try BillingTiers.load(contentsOf: URL(fileURLWithPath: $0)) } ?? .agora
             if let overflowTier = options.overflowTier { tiers = try BillingTiers(tiers: tiers.tiers, overflowTier: overflowTier) }
             let priceTable = try options.prices.map { try PriceTable.load(contentsOf: URL(fileURLWithPath: $0)) }
-            let graceMs = options.pauseGrace.map { Int(($0 * 1000).rounded()) } ?? StageTimeline.defaultPauseGraceMs
+            let graceMs = options.pauseGraceMsOrDefault
             let edits = try options.edits.map { try SessionEdits.load(contentsOf: URL(fileURLWithPath: $0), capture: capture) } ?? .none
             let doc = try PlanDocument(capture: capture, layout: layout, pauseGraceMs: graceMs, tiers: tiers, prices: priceTable,
                                        edits: edits, speakers: speakers.map { pass in { try pass(capture, $0) } })

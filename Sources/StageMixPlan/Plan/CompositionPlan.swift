@@ -1,6 +1,7 @@
 import Foundation
 import StageMixLayout
 import StageMixCapture
+import StageMixTime
 
 /// The whole composition as a value: canvas, and for each stretch of time every tile and audio source,
 /// with the simulcast layer each tile subscribes to. Computed from a capture and a layout, before any media.
@@ -23,7 +24,7 @@ public struct CompositionPlan: Sendable, Hashable, Codable {
     public init(capture: Capture, timeline: StageTimeline, layout: Layout, speakers: SpeakerTimeline? = nil) {
         sessionId = capture.sessionId
         // The output's first instant: later than the session's start when a trim cut its beginning.
-        startedAt = capture.startedAt.addingTimeInterval(Double(timeline.output?.pieces.first?.sessionFromMs ?? 0) / 1000)
+        startedAt = capture.startedAt.addingTimeInterval(MediaTime.seconds(ms: timeline.output?.pieces.first?.sessionFromMs ?? 0))
         durationMs = timeline.durationMs
         layoutName = layout.name
         canvas = layout.canvas

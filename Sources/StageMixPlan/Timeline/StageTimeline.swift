@@ -1,4 +1,6 @@
 import StageMixCapture
+import StageMixOptions
+
 /// Who is on stage at every moment of a session, which of their tracks may be subscribed,
 /// and what became of each stage invitation. A pure function of the capture (and the edits).
 ///
@@ -18,7 +20,7 @@ public struct StageTimeline: Sendable, Hashable, Codable {
     public var output: OutputClock?
 
     /// How long a paused stream holds its last frame before the placeholder.
-    public static let defaultPauseGraceMs = 3_000
+    public static let defaultPauseGraceMs = ComposeOptions().pauseGraceMsOrDefault
 
     /// `edits` take participants off the stage and mute microphones where they say, as if it had
     /// happened in the session: the layout reflows and billing follows.

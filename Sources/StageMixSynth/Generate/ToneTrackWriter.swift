@@ -1,5 +1,6 @@
 import Foundation
 import StageMixMedia
+import StageMixTime
 
 /// Encodes a synthetic microphone: a sine tone (or digital silence), mono Opus in Ogg, 48 kHz.
 ///
@@ -11,7 +12,6 @@ struct ToneTrackWriter {
     /// nil: silence throughout.
     var toneHz: Double?
     static let amplitude: Float = 0.3
-    static let sampleRate = 48_000
 
     func write(_ timeline: TrackMediaTimeline) throws(MediaError) {
         guard let start = timeline.startOffsetMs, let end = timeline.endMs else { return }
@@ -19,7 +19,7 @@ struct ToneTrackWriter {
         let muxer = try Muxer(url: url, format: "ogg")
         let stream = try muxer.addStream(from: encoder)
         try muxer.writeHeader()
-        let total = (end - start) * Self.sampleRate / 1000
+        let total = MediaTime.samples(ms: end - start)
         let block = 4_800
         var n = 0
         while n < total {
@@ -27,11 +27,11 @@ struct ToneTrackWriter {
             var samples = [Float](repeating: 0, count: count)
             for i in 0..<count {
                 let sample = n + i
-                let ms = Double(start) + Double(sample) * 1000 / Double(Self.sampleRate)
+                let ms = Double(start) + Double(sample) / Double(MediaTime.samplesPerMs)
                 guard let toneHz, timeline.isFlowing(atMs: ms) else { continue }
-                samples[i] = Self.amplitude * Float(sin(2 * .pi * toneHz * Double(sample) / Double(Self.sampleRate)))
+                samples[i] = Self.amplitude * Float(sin(2 * .pi * toneHz * Double(sample) / Double(MediaTime.sampleRate)))
             }
-            for packet in try encoder.encode(AudioSamples(sampleRate: Self.sampleRate, channels: 1, interleaved: samples)) {
+            for packet in try encoder.encode(AudioSamples(sampleRate: MediaTime.sampleRate, channels: 1, interleaved: samples)) {
                 try muxer.write(packet, toStream: stream)
             }
             n += count

@@ -1,4 +1,5 @@
 import Foundation
+import StageMixTestSupport
 import Testing
 import StageMixCapture
 import StageMixPlan
@@ -16,7 +17,7 @@ struct RemadeCapture {
 
     init(codec: SynthCodec, scenario: Scenario, name: String = #function) throws {
         MediaLog.setLevel(.error)
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("stagemix-remade-\(UUID().uuidString)")
+        root = ScratchDirectory("remade").url
         directory = root.appendingPathComponent("capture")
         expected = try CaptureSynthesizer(codec: codec).synthesize(scenario, to: directory)
     }

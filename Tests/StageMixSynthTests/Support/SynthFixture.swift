@@ -1,4 +1,5 @@
 import Foundation
+import StageMixTestSupport
 import StageMixMedia
 import StageMixSynth
 
@@ -32,7 +33,7 @@ struct SynthFixture: Sendable {
 
     private static func make(_ codec: SynthCodec) throws -> SynthFixture {
         MediaLog.setLevel(.error)
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("stagemix-synth-\(codec)-\(UUID().uuidString)")
+        let dir = ScratchDirectory("synth-\(codec)").file("capture")
         let expected = try CaptureSynthesizer(codec: codec).synthesize(scenario, to: dir)
         return SynthFixture(directory: dir, expected: expected)
     }
