@@ -207,6 +207,31 @@ struct WorkerProcessTests {
         }
     }
 
+    /// A cancel stops the child within a second or two however slow the heartbeat: SIGTERM to compose,
+    /// no output published, no staging left, the job cancelled with the progress it had.
+    @Test(arguments: QueueBackend.allCases)
+    func cancelStopsTheChildAtOnce(backend: QueueBackend) async throws {
+        try await withFixture(backend) { fixture in
+            // A minute of steady progress, under a worker that renews its lease only every 10 s.
+            let job = try await fixture.enqueue("long", behaviour: "steps=300; delay=0.2")
+            _ = try fixture.workers.start(name: "slow-beat", leaseSeconds: 30, heartbeatSeconds: 10)
+            try await fixture.waitForRunning(1)
+            let pid = try #require(ComposeScript.pids(of: job.capture).first)
+
+            let said = try await fixture.workers.cli(["jobs", "cancel", job.id])
+            #expect(said.contains("cancelling"))
+            try await eventually(3, "compose child \(pid) gone") { kill(pid, 0) != 0 }
+            try await fixture.waitFor(job.id, .cancelled, seconds: 3)
+            #expect(ComposeScript.terminations(of: job.capture) == 1, "compose was not sent SIGTERM")
+            #expect(!FileManager.default.fileExists(atPath: job.out))
+            #expect(fixture.leftovers() == [])
+            let cancelled = try await fixture.state(job.id)
+            #expect(cancelled.progress > 0 && cancelled.progress < 50, "\(cancelled)")
+            #expect(try await fixture.workers.cli(["jobs", "list"]).contains("cancelled"))
+            #expect(ComposeScript.runs(of: job.capture) == 1)
+        }
+    }
+
     @Test func failuresAreRetriedAndBadInputIsDeadAtOnce() async throws {
         try await withFixture(.sqlite) { fixture in
             let flaky = try await fixture.enqueue("flaky", behaviour: "fail_runs=2")
