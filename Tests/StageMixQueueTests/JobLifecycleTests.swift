@@ -28,6 +28,16 @@ struct JobLifecycleTests {
         #expect(job.state == .cancelled)
     }
 
+    @Test func onlyMovingProgressUpdatesTheJob() {
+        var job = queued()
+        guard case .start(let lease) = job.claim(worker: "w", now: 0, leaseSeconds: 30) else { Issue.record(); return }
+        #expect(job.heartbeat(lease, now: 2, leaseSeconds: 30, progress: 12) == .keepRunning)
+        #expect(job.updatedAt == 2)
+        // The lease renewed, progress where it was: not a change a watcher sees, so the time left does not restart.
+        #expect(job.heartbeat(lease, now: 4, leaseSeconds: 30, progress: 12) == .keepRunning)
+        #expect(job.updatedAt == 2 && job.leaseExpiresAt == 34)
+    }
+
     @Test func aCancelledJobKeepsItsProgress() {
         var job = queued()
         guard case .start(let lease) = job.claim(worker: "w", now: 0, leaseSeconds: 30) else { Issue.record(); return }

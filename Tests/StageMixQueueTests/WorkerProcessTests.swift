@@ -232,6 +232,25 @@ struct WorkerProcessTests {
         }
     }
 
+    /// Progress reaches the queue as it moves, not at the heartbeat: with a child printing four times a
+    /// second and a 10 s heartbeat, the stored progress never stands still for more than about a second.
+    @Test func progressIsStoredAboutOnceASecond() async throws {
+        try await withFixture(.sqlite) { fixture in
+            let job = try await fixture.enqueue("steady", behaviour: "steps=32; delay=0.25")
+            _ = try fixture.workers.start(name: "steady", leaseSeconds: 30, heartbeatSeconds: 10)
+            var changes: [(at: Date, progress: Double)] = []
+            try await eventually(30, "progress past 75 %") {
+                let progress = try await fixture.state(job.id).progress
+                if progress != changes.last?.progress ?? 0 { changes.append((Date(), progress)) }
+                return progress >= 75
+            }
+            let gaps = zip(changes, changes.dropFirst()).map { $1.at.timeIntervalSince($0.at) }
+            // Generous for a busy machine; the heartbeat alone would leave 10 s gaps.
+            #expect(changes.count >= 8 && (gaps.max() ?? 0) < 2, "\(changes.map(\.progress)) \(gaps)")
+            try await fixture.waitFor(job.id, .succeeded)
+        }
+    }
+
     @Test func failuresAreRetriedAndBadInputIsDeadAtOnce() async throws {
         try await withFixture(.sqlite) { fixture in
             let flaky = try await fixture.enqueue("flaky", behaviour: "fail_runs=2")

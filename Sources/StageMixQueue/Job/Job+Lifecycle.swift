@@ -69,9 +69,13 @@ extension Job {
     public mutating func heartbeat(_ lease: JobLease, now: Double, leaseSeconds: Double, progress: Double?) -> HeartbeatAction {
         guard holds(lease) else { return .leaseLost }
         leaseExpiresAt = now + leaseSeconds
-        updatedAt = now
         if cancelRequested { return .cancel }
-        if let progress { self.progress = min(100, max(0, progress)) }
+        if let progress, min(100, max(0, progress)) != self.progress {
+            self.progress = min(100, max(0, progress))
+            // `updatedAt` is when the job last changed as a watcher sees it, which the time left is reckoned
+            // from (``TimeLeftEstimate``); renewing the lease alone is not such a change.
+            updatedAt = now
+        }
         return .keepRunning
     }
 
