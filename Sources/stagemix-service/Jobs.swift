@@ -45,7 +45,7 @@ extension StageMix {
                 let action = try await queue.url.withQueue { try await $0.cancel(id: id) }
                 switch action {
                 case .cancelled: print("cancelled \(id)")
-                case .flagged: print("cancelling \(id): its worker stops it at the next heartbeat")
+                case .flagged: print("cancelling \(id): its worker stops it within a second or two")
                 case .alreadyFinished: print("\(id) has already finished")
                 }
             }

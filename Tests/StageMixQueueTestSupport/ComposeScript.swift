@@ -3,7 +3,7 @@ import Foundation
 /// A stand-in for `stagemix compose`, as a real child process: reads how to behave from
 /// `<capture>/behaviour` (steps, delay, exit code, failures before success, a gate file to wait for), prints progress
 /// JSON lines, writes segments into a temp dir beside `--out`, renames it into place, and
-/// records each run in `<capture>/runs`.
+/// records each run in `<capture>/runs` (its pid) and each SIGTERM in `<capture>/terminated`.
 public enum ComposeScript {
     public static let source = #"""
         #!/usr/bin/env bash
@@ -23,6 +23,8 @@ public enum ComposeScript {
         # Staged as compose stages: a hidden name beside --out naming this process, which the worker sweeps once it is dead.
         tmp="$(dirname "$out")/.$(basename "$out").stagemix-$$-$(cut -d' ' -f22 /proc/$$/stat)-1"
         mkdir -p "$tmp"
+        # Stopped as compose stops on SIGTERM: its staging removed, exit 143; `terminated` says it was asked.
+        trap 'echo "$$" >> "$capture/terminated"; rm -rf "$tmp"; exit 143' TERM
         for i in $(seq 1 "$steps"); do
           sleep "$delay"
           echo "segment $i of $capture" > "$tmp/segment$i.ts"
@@ -53,6 +55,16 @@ public enum ComposeScript {
         try FileManager.default.createDirectory(atPath: capture, withIntermediateDirectories: true)
         try behaviour.write(toFile: "\(capture)/behaviour", atomically: true, encoding: .utf8)
         return capture
+    }
+
+    /// The pid of each run, first run first.
+    public static func pids(of capture: String) -> [Int32] {
+        ((try? String(contentsOfFile: "\(capture)/runs", encoding: .utf8)) ?? "").split(separator: "\n").compactMap { Int32($0) }
+    }
+
+    /// How many runs were stopped by SIGTERM.
+    public static func terminations(of capture: String) -> Int {
+        ((try? String(contentsOfFile: "\(capture)/terminated", encoding: .utf8)) ?? "").split(separator: "\n").count
     }
 
     public static func runs(of capture: String) -> Int {

@@ -41,11 +41,11 @@ public struct WorkerProcesses: Sendable {
 
     /// Starts one worker process with short leases and heartbeats, so tests see rescues quickly.
     /// With `realCompose`, the worker runs this binary's own `stagemix compose` instead of the script.
-    public func start(name: String, concurrency: Int = 1, shutdownGrace: Double = 10, leaseSeconds: Double = 2, pollSeconds: Double = 0.2,
-               realCompose: Bool = false, extraArguments: [String] = []) throws -> RunningProcess {
+    public func start(name: String, concurrency: Int = 1, shutdownGrace: Double = 10, leaseSeconds: Double = 2, heartbeatSeconds: Double = 0.3,
+               pollSeconds: Double = 0.2, realCompose: Bool = false, extraArguments: [String] = []) throws -> RunningProcess {
         var arguments = [
             try Self.binary, "worker", "--queue", queueURL, "--concurrency", "\(concurrency)", "--shutdown-grace", "\(shutdownGrace)",
-            "--lease-seconds", "\(leaseSeconds)", "--heartbeat-seconds", "0.3", "--poll-seconds", "\(pollSeconds)",
+            "--lease-seconds", "\(leaseSeconds)", "--heartbeat-seconds", "\(heartbeatSeconds)", "--poll-seconds", "\(pollSeconds)",
             "--retry-base-seconds", "0.2", "--worker-id", name,
         ]
         if !realCompose { arguments += ["--compose-command", "/bin/bash \(composeScript)"] }

@@ -28,6 +28,27 @@ struct JobLifecycleTests {
         #expect(job.state == .cancelled)
     }
 
+    @Test func onlyMovingProgressUpdatesTheJob() {
+        var job = queued()
+        guard case .start(let lease) = job.claim(worker: "w", now: 0, leaseSeconds: 30) else { Issue.record(); return }
+        #expect(job.heartbeat(lease, now: 2, leaseSeconds: 30, progress: 12) == .keepRunning)
+        #expect(job.updatedAt == 2)
+        // The lease renewed, progress where it was: not a change a watcher sees, so the time left does not restart.
+        #expect(job.heartbeat(lease, now: 4, leaseSeconds: 30, progress: 12) == .keepRunning)
+        #expect(job.updatedAt == 2 && job.leaseExpiresAt == 34)
+    }
+
+    @Test func aCancelledJobKeepsItsProgress() {
+        var job = queued()
+        guard case .start(let lease) = job.claim(worker: "w", now: 0, leaseSeconds: 30) else { Issue.record(); return }
+        #expect(job.heartbeat(lease, now: 2, leaseSeconds: 30, progress: 12) == .keepRunning)
+        #expect(job.requestCancel(now: 5) == .flagged)
+        // The child finished anyway and the worker reports 100 before publishing: the job does not claim it.
+        #expect(job.heartbeat(lease, now: 6, leaseSeconds: 30, progress: 100) == .cancel)
+        #expect(job.finishCancelled(lease, now: 7) == .applied)
+        #expect(job.state == .cancelled && job.progress == 12)
+    }
+
     @Test func failureBacksOffExponentiallyWithJitterThenDies() {
         var job = queued(maxAttempts: 3)
         var delays: [Double] = []

@@ -207,6 +207,50 @@ struct WorkerProcessTests {
         }
     }
 
+    /// A cancel stops the child within a second or two however slow the heartbeat: SIGTERM to compose,
+    /// no output published, no staging left, the job cancelled with the progress it had.
+    @Test(arguments: QueueBackend.allCases)
+    func cancelStopsTheChildAtOnce(backend: QueueBackend) async throws {
+        try await withFixture(backend) { fixture in
+            // A minute of steady progress, under a worker that renews its lease only every 10 s.
+            let job = try await fixture.enqueue("long", behaviour: "steps=300; delay=0.2")
+            _ = try fixture.workers.start(name: "slow-beat", leaseSeconds: 30, heartbeatSeconds: 10)
+            try await fixture.waitForRunning(1)
+            let pid = try #require(ComposeScript.pids(of: job.capture).first)
+
+            let said = try await fixture.workers.cli(["jobs", "cancel", job.id])
+            #expect(said.contains("cancelling"))
+            try await eventually(3, "compose child \(pid) gone") { kill(pid, 0) != 0 }
+            try await fixture.waitFor(job.id, .cancelled, seconds: 3)
+            #expect(ComposeScript.terminations(of: job.capture) == 1, "compose was not sent SIGTERM")
+            #expect(!FileManager.default.fileExists(atPath: job.out))
+            #expect(fixture.leftovers() == [])
+            let cancelled = try await fixture.state(job.id)
+            #expect(cancelled.progress > 0 && cancelled.progress < 50, "\(cancelled)")
+            #expect(try await fixture.workers.cli(["jobs", "list"]).contains("cancelled"))
+            #expect(ComposeScript.runs(of: job.capture) == 1)
+        }
+    }
+
+    /// Progress reaches the queue as it moves, not at the heartbeat: with a child printing four times a
+    /// second and a 10 s heartbeat, the stored progress never stands still for more than about a second.
+    @Test func progressIsStoredAboutOnceASecond() async throws {
+        try await withFixture(.sqlite) { fixture in
+            let job = try await fixture.enqueue("steady", behaviour: "steps=32; delay=0.25")
+            _ = try fixture.workers.start(name: "steady", leaseSeconds: 30, heartbeatSeconds: 10)
+            var changes: [(at: Date, progress: Double)] = []
+            try await eventually(30, "progress past 75 %") {
+                let progress = try await fixture.state(job.id).progress
+                if progress != changes.last?.progress ?? 0 { changes.append((Date(), progress)) }
+                return progress >= 75
+            }
+            let gaps = zip(changes, changes.dropFirst()).map { $1.at.timeIntervalSince($0.at) }
+            // Generous for a busy machine; the heartbeat alone would leave 10 s gaps.
+            #expect(changes.count >= 8 && (gaps.max() ?? 0) < 2, "\(changes.map(\.progress)) \(gaps)")
+            try await fixture.waitFor(job.id, .succeeded)
+        }
+    }
+
     @Test func failuresAreRetriedAndBadInputIsDeadAtOnce() async throws {
         try await withFixture(.sqlite) { fixture in
             let flaky = try await fixture.enqueue("flaky", behaviour: "fail_runs=2")

@@ -10,22 +10,29 @@ public enum CompositionEvent: String, Sendable, CaseIterable {
     case failed = "composition.failed"
     case cancelled = "composition.cancelled"
 
-    /// The event a change of the job from `old` to `new` causes, if any. Progress is told at each
-    /// new multiple of 10 % from 10 to 90 (the completed event is the 100).
-    static func caused(from old: Job, to new: Job) -> CompositionEvent? {
+    /// One event to tell: which, and for `progress` the multiple of 10 % it tells.
+    struct Occurrence: Sendable, Hashable {
+        var event: CompositionEvent
+        var step: Int?
+    }
+
+    /// The events a change of the job from `old` to `new` causes, in order. Progress is told once for
+    /// each multiple of 10 % from 10 to 90 that it crossed (a jump from 20 to 50 tells 30, 40 and 50;
+    /// the completed event is the 100), so a receiver sees every step once, in order.
+    static func caused(from old: Job, to new: Job) -> [Occurrence] {
         if new.state != old.state {
-            switch new.state {
-            case .running: return .started
-            case .succeeded: return .completed
-            case .dead: return .failed
-            case .cancelled: return .cancelled
-            case .queued, .failed: return nil
+            let event: CompositionEvent? = switch new.state {
+            case .running: .started
+            case .succeeded: .completed
+            case .dead: .failed
+            case .cancelled: .cancelled
+            case .queued, .failed: nil
             }
+            return event.map { [Occurrence(event: $0, step: nil)] } ?? []
         }
-        if new.state == .running, decile(new.progress) > decile(old.progress), (1...9).contains(decile(new.progress)) {
-            return .progress
-        }
-        return nil
+        let (from, to) = (decile(old.progress), decile(new.progress))
+        guard new.state == .running, to > from else { return [] }
+        return (from + 1...to).filter { (1...9).contains($0) }.map { Occurrence(event: .progress, step: $0 * 10) }
     }
 
     static func decile(_ percent: Double) -> Int {
@@ -34,9 +41,9 @@ public enum CompositionEvent: String, Sendable, CaseIterable {
     }
 
     /// The body sent: Standard Webhooks' `type`, `timestamp` and `data` (the composition as the API shows it).
-    func body(_ composition: Composition, job: Job, now: Double) -> String {
+    func body(_ composition: Composition, job: Job, now: Double, step: Int? = nil) -> String {
         var view = CompositionView(composition, job: job, now: now)
-        if self == .progress { view.progress = Double(Self.decile(job.progress) * 10) }
+        if let step { view.progress = Double(step) }
         let envelope = Envelope(type: rawValue, timestamp: CompositionView.timestamp(now), data: view)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -53,19 +60,22 @@ public enum CompositionEvent: String, Sendable, CaseIterable {
     /// is one: when it started, and the event for its callback. Called inside the transaction that
     /// writes `new`.
     static func record(from old: Job, to new: Job, in tx: any SQLJobTransaction) async throws {
-        guard let event = caused(from: old, to: new) else { return }
+        let occurrences = caused(from: old, to: new)
+        guard !occurrences.isEmpty else { return }
         let rows = try await tx.query("SELECT \(CompositionSQL.columns) FROM stagemix_compositions WHERE id = $1", [.text(new.id)])
         guard let row = rows.first else { return }
         var composition = try CompositionSQL.decode(row)
-        if event == .started {
-            composition.startedAt = tx.now
-            _ = try await tx.query("UPDATE stagemix_compositions SET started_at = $2 WHERE id = $1", [.text(new.id), .real(tx.now)])
+        for occurrence in occurrences {
+            if occurrence.event == .started {
+                composition.startedAt = tx.now
+                _ = try await tx.query("UPDATE stagemix_compositions SET started_at = $2 WHERE id = $1", [.text(new.id), .real(tx.now)])
+            }
+            try await occurrence.event.enqueue(for: composition, job: new, in: tx, step: occurrence.step)
         }
-        try await event.enqueue(for: composition, job: new, in: tx)
     }
 
     /// Adds this event to the outbox, after the composition's earlier events.
-    func enqueue(for composition: Composition, job: Job, in tx: any SQLJobTransaction) async throws {
+    func enqueue(for composition: Composition, job: Job, in tx: any SQLJobTransaction, step: Int? = nil) async throws {
         guard let url = composition.callbackURL else { return }
         let last = try await tx.query(
             "SELECT COALESCE(MAX(seq), 0) AS n FROM stagemix_webhooks WHERE composition_id = $1", [.text(composition.id)])
@@ -76,7 +86,7 @@ public enum CompositionEvent: String, Sendable, CaseIterable {
             INSERT INTO stagemix_webhooks (\(CompositionSQL.webhookColumns))
             VALUES ($1, $2, $3, $4, $5, $6, $7, 0, $8, 0, NULL, NULL, NULL, NULL, $8)
             """,
-            [.text(id), .text(composition.id), .integer(sequence), .text(rawValue), .text(body(composition, job: job, now: tx.now)),
+            [.text(id), .text(composition.id), .integer(sequence), .text(rawValue), .text(body(composition, job: job, now: tx.now, step: step)),
              .text(url), .text(composition.apiKey), .real(tx.now)])
     }
 }

@@ -116,9 +116,9 @@ public struct CompositionView: Codable, Sendable, Hashable {
         case .running:
             progress = job.progress
             cancelRequested = job.cancelRequested ? true : nil
-            if let startedAt = composition.startedAt, job.progress >= 1, job.progress < 100 {
-                let elapsed = max(0, now - startedAt)
-                secondsLeft = (elapsed * (100 - job.progress) / job.progress).rounded()
+            // A running job's `updatedAt` is when its progress last moved (a lease renewal does not change it).
+            if let startedAt = composition.startedAt {
+                secondsLeft = TimeLeftEstimate.seconds(progress: job.progress, startedAt: startedAt, progressAt: job.updatedAt, now: now)
             }
         case .succeeded:
             progress = 100

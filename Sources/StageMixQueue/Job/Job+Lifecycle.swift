@@ -39,7 +39,7 @@ extension Job {
     public enum CancelAction: Sendable, Equatable {
         /// The job was not running: it is cancelled now.
         case cancelled
-        /// The job is running: flagged; its worker stops it at the next heartbeat.
+        /// The job is running: flagged; its worker sees the flag within a second and stops it.
         case flagged
         case alreadyFinished
     }
@@ -64,13 +64,19 @@ extension Job {
         return .start(JobLease(jobID: id, attempt: attempt, worker: worker))
     }
 
-    /// Renews the lease and records progress.
+    /// Renews the lease and records progress. Once a cancel is asked for, progress stays where it was
+    /// (a child that finished anyway does not make a cancelled job claim 100 %).
     public mutating func heartbeat(_ lease: JobLease, now: Double, leaseSeconds: Double, progress: Double?) -> HeartbeatAction {
         guard holds(lease) else { return .leaseLost }
         leaseExpiresAt = now + leaseSeconds
-        if let progress { self.progress = min(100, max(0, progress)) }
-        updatedAt = now
-        return cancelRequested ? .cancel : .keepRunning
+        if cancelRequested { return .cancel }
+        if let progress, min(100, max(0, progress)) != self.progress {
+            self.progress = min(100, max(0, progress))
+            // `updatedAt` is when the job last changed as a watcher sees it, which the time left is reckoned
+            // from (``TimeLeftEstimate``); renewing the lease alone is not such a change.
+            updatedAt = now
+        }
+        return .keepRunning
     }
 
     public mutating func succeed(_ lease: JobLease, now: Double) -> FenceResult {

@@ -18,6 +18,8 @@ public struct Job: Sendable, Hashable {
     /// Set on a running job by `cancel`; the worker's heartbeat sees it and stops the child.
     public var cancelRequested: Bool
     public var createdAt: Double
+    /// When the job last changed as a watcher sees it: its state, its progress, a cancel asked for
+    /// (renewing the lease is not such a change).
     public var updatedAt: Double
 
     public init(id: String, spec: JobSpec, maxAttempts: Int, now: Double) {

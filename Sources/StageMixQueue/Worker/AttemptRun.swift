@@ -60,8 +60,7 @@ struct AttemptRun {
         }
 
         if let stop = await supervise(child, progress: progress) {
-            child.kill()
-            _ = await child.waitForExit()
+            _ = await child.stop(grace: Self.stopGrace)
             await removeLeftovers(output)
             switch stop {
             case .cancelled:
@@ -91,27 +90,50 @@ struct AttemptRun {
         return failure.isRetryable ? .failed : .badInput
     }
 
-    /// Waits for the child, renewing the lease every heartbeat; returns why it must be stopped, if it must.
+    /// How often a running attempt looks at its job (a read) to learn of a cancel: the child is told within about this long.
+    static let watchInterval: Duration = .milliseconds(250)
+    /// Progress that moved is stored at most this often, so a watcher sees it move at least about once a second.
+    static let progressInterval: Duration = .milliseconds(500)
+    /// How long a stopped child has between SIGTERM and SIGKILL; compose needs under a second.
+    static let stopGrace: Duration = .seconds(3)
+
+    /// Waits for the child, renewing the lease every heartbeat, storing progress when it moves, and
+    /// looking at the job in between for a cancel; returns why the child must be stopped, if it must.
     private func supervise(_ child: ChildProcess, progress: NIOLockedValueBox<Double?>) async -> Stop? {
-        var nextHeartbeat = ContinuousClock.now + .seconds(configuration.heartbeatSeconds)
+        let heartbeat = Duration.seconds(configuration.heartbeatSeconds)
+        var nextHeartbeat = ContinuousClock.now + heartbeat
+        var nextProgress = ContinuousClock.now
+        var nextLook = ContinuousClock.now + Self.watchInterval
+        var stored: Double?
         while child.exit == nil {
             if Task.isCancelled || worker.graceIsOver { return .shuttingDown }
             try? await Task.sleep(for: .milliseconds(50))
-            guard ContinuousClock.now >= nextHeartbeat else { continue }
-            nextHeartbeat = ContinuousClock.now + .seconds(configuration.heartbeatSeconds)
+            let now = ContinuousClock.now
             let percent = progress.withLockedValue { $0 }
-            do {
-                let action = try await withDeadline(configuration.heartbeatSeconds) { [queue, lease, configuration] in
-                    try await queue.heartbeat(lease, leaseSeconds: configuration.leaseSeconds, progress: percent)
+            if now >= nextHeartbeat || (percent != stored && now >= nextProgress) {
+                nextHeartbeat = now + heartbeat
+                nextProgress = now + Self.progressInterval
+                nextLook = now + Self.watchInterval
+                do {
+                    let action = try await withDeadline(configuration.heartbeatSeconds) { [queue, lease, configuration] in
+                        try await queue.heartbeat(lease, leaseSeconds: configuration.leaseSeconds, progress: percent)
+                    }
+                    stored = percent
+                    switch action {
+                    case .keepRunning: continue
+                    case .cancel: return .cancelled
+                    case .leaseLost: return .leaseLost
+                    }
+                } catch {
+                    // The lease may well still be ours: keep going and try again next beat.
+                    logger.warning("heartbeat of \(lease) failed: \(String(reflecting: error))")
                 }
-                switch action {
-                case .keepRunning: continue
-                case .cancel: return .cancelled
-                case .leaseLost: return .leaseLost
-                }
-            } catch {
-                // The lease may well still be ours: keep going and try again next beat.
-                logger.warning("heartbeat of \(lease) failed: \(String(reflecting: error))")
+            } else if now >= nextLook {
+                nextLook = now + Self.watchInterval
+                // A read, not a write: cheap enough to do four times a second. A failed look waits for the next.
+                guard let job = try? await withDeadline(1, { [queue, lease] in try await queue.job(id: lease.jobID) }) else { continue }
+                if !job.holds(lease) { return .leaseLost }
+                if job.cancelRequested { return .cancelled }
             }
         }
         return nil

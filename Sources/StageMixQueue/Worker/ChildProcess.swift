@@ -114,6 +114,19 @@ public final class ChildProcess: Sendable {
         _ = Glibc.kill(-pid, SIGKILL)
     }
 
+    /// Stops the child as a person would: SIGTERM to its process group (compose stops within a second
+    /// and removes its staging folder), then SIGKILL if it is still running after `grace`.
+    public func stop(grace: Duration) async -> Exit {
+        if exit == nil { _ = Glibc.kill(-pid, SIGTERM) }
+        let deadline = ContinuousClock.now + grace
+        while exit == nil && ContinuousClock.now < deadline {
+            // A cancelled task cannot wait: the group is killed at once.
+            do { try await Task.sleep(for: .milliseconds(20)) } catch { break }
+        }
+        kill()
+        return await waitForExit()
+    }
+
     private typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
 
     /// glibc's `posix_spawn_file_actions_addclosefrom_np`, which Swift's Glibc module does not export.
