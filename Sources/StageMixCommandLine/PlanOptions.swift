@@ -64,7 +64,7 @@ public struct PlanOptions: ParsableArguments {
 
     /// Reads the capture and layout and works out the plan; input problems exit with `ExitCode.badInput`.
     public func planDocument(speakers: ((Capture, StageTimeline) throws -> SpeakerTimeline)? = nil) throws -> (Capture, Layout, PlanDocument) {
-        try CompositionInput.plan(capture: CaptureFolder(path: capture), options: options, speakers: speakers)
+        try CompositionInput.plan(capture: CaptureSources.source(at: capture), options: options, speakers: speakers)
     }
 }
 

@@ -45,7 +45,7 @@ extension StageMix {
         func run() async throws {
             try await runReportingErrors {
                 let options = target.options(plan: plan, encode: encode)
-                let (capture, _, _) = try CompositionInput.plan(capture: CaptureFolder(path: plan.capture), options: options)
+                let (capture, _, _) = try CompositionInput.plan(capture: CaptureSources.source(at: plan.capture), options: options)
                 do {
                     try OutputDestination(parsing: target.out)
                         .publisher(overwrite: target.overwrite, protecting: [capture.directory]).check()

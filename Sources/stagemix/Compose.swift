@@ -34,7 +34,7 @@ extension StageMix {
                 let planned: (Capture, Layout, PlanDocument)
                 do {
                     planned = try await onOwnThread(named: "stagemix-plan") {
-                        try CompositionInput.plan(capture: CaptureFolder(path: captureDirectory), options: options, speakers: SpeakerAnalysis.planningPass(shouldStop: { signals.stopRequested }))
+                        try CompositionInput.plan(capture: CaptureSources.source(at: captureDirectory), options: options, speakers: SpeakerAnalysis.planningPass(shouldStop: { signals.stopRequested }))
                     }
                 } catch is CancellationError {
                     throw ExitCode(signals.exitStatus ?? .interrupted)

@@ -13,7 +13,7 @@ struct CaptureManifestTests {
             participants: [Participant(id: "p-ana", name: "Ana")],
             tracks: [
                 .init(id: "ana-cam", participantId: "p-ana", kind: .video, source: .camera,
-                      layers: [.init(quality: .high, width: 1280, height: 720, file: "media/ana-cam-high.webm")]),
+                      layers: [TrackLayer(quality: .high, width: 1280, height: 720, file: "media/ana-cam-high.webm")]),
                 .init(id: "ana-mic", participantId: "p-ana", kind: .audio, source: .microphone, file: "media/ana-mic.ogg"),
             ],
             events: events)

@@ -59,7 +59,8 @@ struct EnqueueCommandTests {
             ([capture, "--video-bitrate", "fast"], 64, "--video-bitrate"),
             ([capture, "--loudness", "loud"], 64, "--loudness"),
             (["\(directory)/none"], 65, "\(directory)/none"),
-            ([capture, "--layout", "nope"], 65, "nope"),
+            // A layout that is neither built in nor a file is a mistyped option value (issue 26): 64.
+            ([capture, "--layout", "nope"], 64, "nope"),
             ([capture, "--prices", "\(directory)/missing.json"], 65, "missing.json"),
         ]
         for (arguments, exit, says) in cases {

@@ -140,6 +140,19 @@ struct ServiceAuthTests {
                 if let field { #expect(reply.json["field"] as? String == field, "\(body): \(reply.body)") }
             }
         }
+        // Each reason names its field once, and other options by their JSON names, never CLI flags.
+        let worded: [(String, String)] = [
+            (#"{"capture": "panel", "options": {"edits": {"exclude": [{"participant": "Omar"}]}}}"#,
+             #"options.edits: $.exclude[0].participant: expected the id of a participant of the capture, found "Omar" (did you mean "p-omar", Omar's id?)"#),
+            (#"{"capture": "panel", "options": {"renditions": "1280x720@3000k", "videoBitrate": "2000k"}}"#,
+             "options.renditions: sets each rendition's bitrate: leave out options.videoBitrate and options.crf"),
+        ]
+        for (body, detail) in worded {
+            let reply = try await service.request("POST", "/v1/plans", token: token, body: body)
+            #expect(reply.json["detail"] as? String == detail, "\(reply.body)")
+            let reason = (reply.json["invalidParams"] as? [[String: Any]])?.first?["reason"] as? String ?? ""
+            #expect(!reason.isEmpty && !reason.hasPrefix("options."), "\(reply.body)")
+        }
         // Nothing was queued by any of them.
         let list = try await service.request("GET", "/v1/compositions", token: token)
         #expect((list.json["data"] as? [Any])?.isEmpty == true, "\(list.body)")

@@ -42,6 +42,9 @@ struct ServiceCompositionTests {
         let reused = try await service.request("POST", "/v1/compositions", token: token,
                                                body: #"{"capture": "panel", "layout": "pip", "idempotencyKey": "stream-42-end"}"#)
         #expect(reused.status == 422 && reused.json["field"] as? String == "idempotencyKey", "\(reused.body)")
+        // The reason does not repeat the field: a client printing "field: reason" reads it once.
+        let reason = (reused.json["invalidParams"] as? [[String: Any]])?.first?["reason"] as? String
+        #expect(reason?.hasPrefix("this key already made composition") == true, "\(reused.body)")
         // The same request from another API key is that key's own composition.
         let other = try await ServiceFixture.token(key: ServiceFixture.otherKey, secret: ServiceFixture.otherSecret)
         #expect(try await service.request("POST", "/v1/compositions", token: other, body: keyed).status == 201)

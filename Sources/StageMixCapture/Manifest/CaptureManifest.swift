@@ -37,33 +37,19 @@ public struct CaptureManifest: Sendable, Hashable, Codable {
         public var kind: TrackKind
         public var source: TrackSource
         public var startOffsetMs: Int
-        /// A video track's simulcast layers; `nil` for audio.
-        public var layers: [Layer]?
+        /// A video track's simulcast layers (in the contract's shape already); `nil` for audio.
+        public var layers: [TrackLayer]?
         /// An audio track's file; `nil` for video.
         public var file: String?
 
         public init(id: String, participantId: String, kind: TrackKind, source: TrackSource, startOffsetMs: Int = 0,
-                    layers: [Layer]? = nil, file: String? = nil) {
+                    layers: [TrackLayer]? = nil, file: String? = nil) {
             self.id = id
             self.participantId = participantId
             self.kind = kind
             self.source = source
             self.startOffsetMs = startOffsetMs
             self.layers = layers
-            self.file = file
-        }
-    }
-
-    public struct Layer: Sendable, Hashable, Codable {
-        public var quality: LayerQuality
-        public var width: Int
-        public var height: Int
-        public var file: String
-
-        public init(quality: LayerQuality, width: Int, height: Int, file: String) {
-            self.quality = quality
-            self.width = width
-            self.height = height
             self.file = file
         }
     }

@@ -88,12 +88,12 @@ public struct CompositionAPI: Sendable {
             // The speaker pass decodes microphones: C work, on a thread of its own, not the cooperative pool's.
             let document: PlanDocument = try await onOwnThread(named: "stagemix-plan") { () throws -> PlanDocument in
                 let speakers: (@Sendable (Capture, StageTimeline) throws -> SpeakerTimeline)? = listening ? SpeakerAnalysis.planningPass() : nil
-                return try CompositionInput.plan(capture: CaptureFolder(path: capture), options: checked, speakers: speakers).2
+                return try CompositionInput.plan(capture: CaptureSources.source(at: capture), options: checked, speakers: speakers).2
             }
             return (parsed, document)
         } catch let error as OptionError {
             // An option that does not fit the layout (a rendition's frame rate): the option's field.
-            throw Problem.invalid("options.\(CompositionRequest.jsonName(error.option))", error.message)
+            throw CompositionRequest.invalid(error)
         } catch {
             // The tables the request gave inline are files now: name the field, not the file.
             var detail = "\(error)"
@@ -103,7 +103,9 @@ public struct CompositionAPI: Sendable {
                 detail = detail.replacingOccurrences(of: path, with: name)
                 field = name
             }
-            throw Problem.invalid(field, "compose would refuse it: \(detail)")
+            // The problem already names its field (`options.edits: $.exclude[0]...`): not twice.
+            if detail.hasPrefix("\(field): ") { detail.removeFirst(field.count + 2) }
+            throw Problem.invalid(field, CompositionRequest.apiWords(detail))
         }
     }
 
@@ -135,9 +137,9 @@ public struct CompositionAPI: Sendable {
             return APIResponse.json(CompositionView(composition, job: job, now: now), status: .ok,
                                     headers: [.location: "/v1/compositions/\(composition.id)"])
         case .keyReused(let composition):
-            throw Problem(status: 422, title: "Idempotency key reused",
-                          detail: "idempotencyKey: this key already made composition \(composition.id) from a different request",
-                          type: "idempotency-key-reused", field: "idempotencyKey")
+            let reason = "this key already made composition \(composition.id) from a different request"
+            throw Problem(status: 422, title: "Idempotency key reused", detail: "idempotencyKey: \(reason)",
+                          type: "idempotency-key-reused", field: "idempotencyKey", reason: reason)
         }
     }
 

@@ -78,7 +78,7 @@ public struct CompositionRequest: Sendable {
         do {
             try options.validate()
         } catch let error as OptionError {
-            throw Problem.invalid("options.\(jsonName(error.option))", error.message)
+            throw invalid(error)
         } catch {
             throw Problem.invalid("options", "\(error)")
         }
@@ -153,6 +153,25 @@ public struct CompositionRequest: Sendable {
     }
 
     /// `--pause-grace` as the JSON name `pauseGrace`.
+    /// An option's problem as the API says it: the option's JSON field, and other options named by
+    /// theirs (`options.videoBitrate`), never by the command line's flags (`--video-bitrate`).
+    static func invalid(_ error: OptionError) -> Problem {
+        Problem.invalid("options.\(jsonName(error.option))", apiWords(error.message))
+    }
+
+    /// `--video-bitrate` to `options.videoBitrate` wherever a message names a flag.
+    static func apiWords(_ message: String) -> String {
+        var words = ""
+        var rest = Substring(message)
+        while let dashes = rest.range(of: "--") {
+            words += rest[..<dashes.lowerBound]
+            let flag = rest[dashes.upperBound...].prefix { $0.isLetter || $0.isNumber || $0 == "-" }
+            words += flag.isEmpty ? "--" : "options." + jsonName(String(flag))
+            rest = rest[dashes.upperBound...].dropFirst(flag.count)
+        }
+        return words + rest
+    }
+
     static func jsonName(_ option: String) -> String {
         let words = option.drop(while: { $0 == "-" }).split(separator: "-")
         guard let first = words.first else { return option }

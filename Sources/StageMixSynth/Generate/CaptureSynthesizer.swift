@@ -105,7 +105,7 @@ public struct CaptureSynthesizer: Sendable {
         let tracks = scenario.tracks.compactMap { participant, track -> CaptureManifest.Track? in
             guard let start = timelines[track.id]?.startOffsetMs else { return nil }
             let layers = track.kind == .video ? track.effectiveLayers.map {
-                CaptureManifest.Layer(quality: $0.quality, width: $0.width, height: $0.height,
+                TrackLayer(quality: $0.quality, width: $0.width, height: $0.height,
                                       file: Self.file(track, $0.quality, codec.fileExtension))
             } : nil
             return CaptureManifest.Track(id: track.id, participantId: participant.id, kind: track.kind, source: track.source,
