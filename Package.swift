@@ -3,6 +3,8 @@ import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
+    // A module's public surface is what it means to offer: an import is internal unless written `public import`.
+    .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
 /// StageMixMedia's per-pixel loops (colour conversion) are optimised in debug builds too: at -Onone they

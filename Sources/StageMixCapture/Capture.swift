@@ -1,5 +1,5 @@
-import Foundation
-import StageMixJSON
+public import Foundation
+public import StageMixJSON
 
 /// A recorded livestream session: a validated `session.json`, from a capture folder or any other
 /// ``CaptureSource``. Every capture has passed the contract's rules; there is no unchecked way to make one.

@@ -1,4 +1,4 @@
-import StageMixJSON
+public import StageMixJSON
 
 /// A capture that breaks the contract, with every problem found.
 public struct CaptureError: Error, Sendable, CustomStringConvertible {

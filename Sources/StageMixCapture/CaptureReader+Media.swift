@@ -1,5 +1,5 @@
 import Foundation
-import StageMixJSON
+public import StageMixJSON
 
 extension CaptureReader {
     /// The media files of `capture` that are missing or unreadable, one problem per track layer

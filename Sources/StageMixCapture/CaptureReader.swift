@@ -1,5 +1,5 @@
 import StageMixJSON
-import Foundation
+public import Foundation
 
 /// Reads a capture directory's `session.json` into a `Capture`, checking every rule of
 /// `stagemix.capture/1` and reporting all problems at once, each with its JSON path.

@@ -1,6 +1,6 @@
-import ArgumentParser
+public import ArgumentParser
 import Foundation
-import StageMixOptions
+public import StageMixOptions
 
 extension ExitCode {
     public init(_ status: ComposeChild.ExitStatus) { self.init(status.rawValue) }

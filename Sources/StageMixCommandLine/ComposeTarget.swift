@@ -1,5 +1,5 @@
-import ArgumentParser
-import StageMixOptions
+public import ArgumentParser
+public import StageMixOptions
 
 /// Where a composition goes: `--out` and `--overwrite`, shared by `compose` and `enqueue`.
 public struct ComposeTarget: ParsableArguments {

@@ -1,5 +1,5 @@
-import ArgumentParser
-import StageMixOptions
+public import ArgumentParser
+public import StageMixOptions
 
 /// Encoding and segmenting options of `compose` and `enqueue`, declared here once; the values live
 /// in ``ComposeOptions``.

@@ -1,9 +1,9 @@
-import ArgumentParser
+public import ArgumentParser
 import Foundation
-import StageMixCapture
-import StageMixPlan
-import StageMixLayout
-import StageMixOptions
+public import StageMixCapture
+public import StageMixPlan
+public import StageMixLayout
+public import StageMixOptions
 
 /// The capture and the options that shape its plan: layout, canvas, grace, billing. Declared here
 /// once for `plan`, `preview`, `compose` and `enqueue`; the values live in ``ComposeOptions``.

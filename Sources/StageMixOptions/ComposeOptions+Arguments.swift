@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension ComposeOptions {
     /// The options as `stagemix compose` arguments, set ones only; parsing them gives this value back.

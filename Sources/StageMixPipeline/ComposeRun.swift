@@ -1,8 +1,8 @@
-import Foundation
-import StageMixCapture
-import StageMixPlan
+public import Foundation
+public import StageMixCapture
+public import StageMixPlan
 import StageMixLayout
-import StageMixPublishing
+public import StageMixPublishing
 
 /// A whole `stagemix compose`: plan, compose, write reports, publish atomically.
 public struct ComposeRun: Sendable {

@@ -1,5 +1,5 @@
-import StageMixMedia
-import StageMixOptions
+public import StageMixMedia
+public import StageMixOptions
 
 /// How a composition is encoded and segmented.
 public struct ComposeSettings: Sendable {

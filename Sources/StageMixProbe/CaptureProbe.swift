@@ -1,5 +1,5 @@
-import Foundation
-import StageMixCapture
+public import Foundation
+public import StageMixCapture
 import StageMixMedia
 import StageMixTime
 

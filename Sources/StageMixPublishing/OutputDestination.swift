@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Where a composition's output is published, named once as a URL-like value: in `JobSpec`, the
 /// queue's composition record and the API's answers. A local folder is written as its absolute path

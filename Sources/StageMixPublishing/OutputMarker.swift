@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The file every StageMix output holds, naming what StageMix wrote there. A folder is an earlier
 /// StageMix output only if it has this file and nothing the file does not list, so replacing it

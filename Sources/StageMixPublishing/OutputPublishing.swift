@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What a destination (``OutputDestination``) gives a composition to publish through: the output is
 /// written whole into a local staging folder, then put in place in one step, so a reader sees the

@@ -1,5 +1,5 @@
-import Foundation
-@testable import StageMixQueue
+public import Foundation
+@testable public import StageMixQueue
 
 /// The backends the contract tests run against, each on a real database.
 public enum QueueBackend: String, CaseIterable, Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-@testable import StageMixQueue
+@testable public import StageMixQueue
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The `ffmpeg` command-line tool, for test media made by something other than our own writers.
 public enum FFmpegTool {

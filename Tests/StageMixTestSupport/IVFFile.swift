@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A VP8 IVF file cut into its frames, to damage at the byte level: claim another picture size in
 /// the headers, break a frame's partition sizes, drop frames.

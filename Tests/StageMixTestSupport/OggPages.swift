@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// An Ogg file cut into its pages, to damage on purpose at the byte level: move granule positions
 /// (a timestamp gap), or change a byte and leave the CRC stale (a page the reader must drop).

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The repository the tests run in: samples, layouts and docs are read from it.
 public enum Repository {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A fresh directory under the system's temporary directory, `stagemix-<purpose>-<UUID>`, removed by
 /// `remove()`: the one temporary directory of every test target.

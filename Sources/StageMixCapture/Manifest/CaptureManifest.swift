@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A capture's `session.json` in the contract's JSON shape (`stagemix.capture/1`), as plain values:
 /// what a capture source that makes captures (the synthesizer, importers of other platforms'

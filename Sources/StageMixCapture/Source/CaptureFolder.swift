@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A capture folder on this machine: `session.json` and the media files it names, as the contract
 /// (docs/capture-format.md) lays them out.

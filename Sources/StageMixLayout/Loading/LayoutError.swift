@@ -1,4 +1,4 @@
-import StageMixJSON
+public import StageMixJSON
 
 /// Why a layout could not be loaded: every problem found, each with its JSON path.
 public struct LayoutError: Error, Sendable, Hashable, CustomStringConvertible {

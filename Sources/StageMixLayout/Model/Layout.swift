@@ -1,5 +1,5 @@
 import StageMixJSON
-import Foundation
+public import Foundation
 
 /// A composition layout: the output canvas and the regions that tile the sources on it.
 ///

@@ -1,4 +1,4 @@
-import StageMixTime
+public import StageMixTime
 
 internal import CFFmpeg
 

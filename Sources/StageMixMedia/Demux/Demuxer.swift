@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 internal import CFFmpeg
 
 /// Reads packets from any container libavformat can open (WebM, Matroska,

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 internal import CFFmpeg
 
 /// Writes canvases as JPEG stills of one size (thumbnails, posters): swscale from the BT.709

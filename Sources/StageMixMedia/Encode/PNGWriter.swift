@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 internal import CFFmpeg
 
 /// Writes a canvas as a PNG still (for previews): swscale to RGB24, then libavcodec's PNG encoder.

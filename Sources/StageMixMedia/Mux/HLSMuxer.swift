@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Writes a VOD HLS rendition with libavformat's `hls` muxer: a playlist and
 /// its segments (MPEG-TS or fragmented MP4) in one directory, typically one

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Rewrites the `#EXT-X-PROGRAM-DATE-TIME` tags of an HLS media playlist so
 /// they count from a chosen start date plus the preceding segments' EXTINF

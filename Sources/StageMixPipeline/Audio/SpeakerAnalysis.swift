@@ -1,6 +1,6 @@
-import Foundation
-import StageMixCapture
-import StageMixPlan
+public import Foundation
+public import StageMixCapture
+public import StageMixPlan
 import StageMixMedia
 import StageMixTime
 

@@ -1,4 +1,4 @@
-import StageMixCapture
+public import StageMixCapture
 
 /// A stretch of session time `[fromMs, toMs)` in which a subscribed track could not be shown or heard
 /// as the plan says, and why. `report.json` lists them under `losses`.

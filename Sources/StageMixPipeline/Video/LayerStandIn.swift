@@ -1,4 +1,4 @@
-import StageMixCapture
+public import StageMixCapture
 
 /// A stretch of session time in which a tile showed another layer of its track than the plan chose,
 /// because the planned layer had no picture there (its file starts later, or ended) and that one did.

@@ -1,4 +1,4 @@
-import StageMixJSON
+public import StageMixJSON
 /// A billing computation that cannot be completed as configured, or a tier or price table that
 /// breaks a rule; `problems` then names the file and JSON path of each.
 public struct BillingError: Error, Sendable, Hashable, CustomStringConvertible {

@@ -1,5 +1,5 @@
 import StageMixLayout
-import StageMixCapture
+public import StageMixCapture
 import StageMixJSON
 import StageMixTime
 

@@ -1,6 +1,6 @@
-import Foundation
-import StageMixJSON
-import StageMixCapture
+public import Foundation
+public import StageMixJSON
+public import StageMixCapture
 import StageMixTime
 
 /// An edit file that cannot be read or breaks a rule; each problem names the file and JSON path.

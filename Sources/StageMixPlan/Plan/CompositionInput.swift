@@ -1,7 +1,7 @@
 import Foundation
-import StageMixCapture
-import StageMixLayout
-import StageMixOptions
+public import StageMixCapture
+public import StageMixLayout
+public import StageMixOptions
 
 /// Everything a composition reads before any media: the capture, the layout, the tier and price
 /// tables, and the plan worked out from them. `compose` and `enqueue` both go through here, so a job

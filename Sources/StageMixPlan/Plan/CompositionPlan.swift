@@ -1,6 +1,6 @@
-import Foundation
-import StageMixLayout
-import StageMixCapture
+public import Foundation
+public import StageMixLayout
+public import StageMixCapture
 import StageMixTime
 
 /// The whole composition as a value: canvas, and for each stretch of time every tile and audio source,

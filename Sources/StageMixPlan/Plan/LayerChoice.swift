@@ -1,5 +1,5 @@
-import StageMixLayout
-import StageMixCapture
+public import StageMixLayout
+public import StageMixCapture
 
 /// The simulcast layer picked for a tile, and the area it had to cover.
 public struct LayerChoice: Sendable, Hashable, Codable {

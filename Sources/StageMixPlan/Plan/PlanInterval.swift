@@ -1,4 +1,4 @@
-import StageMixLayout
+public import StageMixLayout
 
 /// A stretch `[startMs, endMs)` over which the composite's layout, tiles, layers and audio do not change.
 public struct PlanInterval: Sendable, Hashable, Codable {

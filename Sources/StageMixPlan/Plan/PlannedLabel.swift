@@ -1,5 +1,5 @@
 import Foundation
-import StageMixLayout
+public import StageMixLayout
 
 /// The name a tile shows in a corner, and how: the participant's name as the capture gives it, in the
 /// region's style at the plan's canvas size. The pipeline fits it to the tile (an ellipsis, or the

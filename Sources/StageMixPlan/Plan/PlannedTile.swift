@@ -1,5 +1,5 @@
-import StageMixLayout
-import StageMixCapture
+public import StageMixLayout
+public import StageMixCapture
 
 /// One tile of the composite during an interval: whose, where, and what it shows.
 public struct PlannedTile: Sendable, Hashable, Codable {

@@ -1,6 +1,6 @@
-import Foundation
-import StageMixLayout
-import StageMixCapture
+public import Foundation
+public import StageMixLayout
+public import StageMixCapture
 
 /// What `stagemix plan --json` prints and compose writes beside its output: timeline, plan and billing together.
 public struct PlanDocument: Sendable, Codable {

@@ -1,4 +1,4 @@
-import StageMixCapture
+public import StageMixCapture
 /// A stretch `[startMs, endMs)` of the composition's time during which the stage does not change.
 /// That is session time unless edits took time out (trim, cut): then it is output time, and the
 /// session is read `sessionOffsetMs` later.

@@ -1,4 +1,4 @@
-import StageMixCapture
+public import StageMixCapture
 import StageMixOptions
 
 /// Who is on stage at every moment of a session, which of their tracks may be subscribed,

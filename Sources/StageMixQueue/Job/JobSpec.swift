@@ -1,6 +1,6 @@
-import Foundation
-import StageMixOptions
-import StageMixPublishing
+public import Foundation
+public import StageMixOptions
+public import StageMixPublishing
 
 /// What to compose: a capture, where to publish it, and the compose options (declared once, in
 /// ``ComposeOptions``). Two specs that normalise to the same value are the same job (see ``dedupeKey``).

@@ -1,5 +1,5 @@
 import Crypto
-import Foundation
+public import Foundation
 
 /// SHA-256 as lower-case hex, through swift-crypto: job fingerprints, request keys, the names of
 /// inline documents kept for a job.

@@ -1,7 +1,7 @@
-import Foundation
-import Logging
+public import Foundation
+public import Logging
 import NIOConcurrencyHelpers
-import ServiceLifecycle
+public import ServiceLifecycle
 
 /// Claims compose jobs from a ``JobQueue`` and runs each in a child process, `concurrency` at a
 /// time. Run it in a `ServiceGroup`: on graceful shutdown (SIGTERM) it stops claiming, gives the

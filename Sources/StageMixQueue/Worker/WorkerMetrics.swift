@@ -1,7 +1,7 @@
-import Foundation
+public import Foundation
 import CoreMetrics
 import Metrics
-import Prometheus
+public import Prometheus
 
 /// What a worker has done since it started, for Prometheus to scrape (`stagemix worker --metrics`,
 /// `stagemix serve`'s `/metrics`): attempts by how they ended, jobs running now, time spent per

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Which webhook targets are allowed: http or https, and, unless private callbacks are allowed, only
 /// public addresses, so that the service cannot be used to reach what sits beside it (loopback, the

@@ -1,11 +1,11 @@
 import Foundation
-import Hummingbird
+public import Hummingbird
 import Logging
 import StageMixCapture
 import StageMixPipeline
 import StageMixPlan
 import StageMixOptions
-import StageMixQueue
+public import StageMixQueue
 
 /// The routes of the API, over the queue's database. Every route but the health checks, the metrics
 /// and the OpenAPI document needs a token (``TokenVerifier``); a composition is seen only by the key

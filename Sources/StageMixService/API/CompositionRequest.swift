@@ -1,7 +1,7 @@
-import Foundation
+public import Foundation
 import StageMixJSON
 import StageMixLayout
-import StageMixOptions
+public import StageMixOptions
 import StageMixQueue
 
 /// The body of `POST /v1/compositions` and `POST /v1/plans`, read by the strict parser and checked

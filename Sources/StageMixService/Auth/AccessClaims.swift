@@ -1,5 +1,5 @@
-import Foundation
-import JWTKit
+public import Foundation
+public import JWTKit
 
 /// The claims of an API token, as LiveKit's: `iss` is the API key whose secret signed it (HS256),
 /// `exp` is required, `nbf` is honoured, and `grants` names what the bearer may do.

@@ -1,5 +1,5 @@
-import Foundation
-import StageMixQueue
+public import Foundation
+public import StageMixQueue
 
 /// What `stagemix serve` was told.
 public struct ServiceConfiguration: Sendable {

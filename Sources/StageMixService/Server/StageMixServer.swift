@@ -1,7 +1,7 @@
 import Dispatch
-import Foundation
+public import Foundation
 import Hummingbird
-import Logging
+public import Logging
 import Metrics
 import Prometheus
 import ServiceLifecycle

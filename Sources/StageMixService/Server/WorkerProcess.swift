@@ -1,7 +1,7 @@
 import Hummingbird
-import Logging
+public import Logging
 import ServiceLifecycle
-import StageMixQueue
+public import StageMixQueue
 
 /// Runs a ``Worker`` as `stagemix worker` does: logging to stderr, a `ServiceGroup` that turns
 /// SIGTERM/SIGINT into a graceful shutdown, the queue closed at the end.

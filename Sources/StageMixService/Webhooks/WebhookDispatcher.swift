@@ -1,10 +1,10 @@
 import AsyncHTTPClient
 import Foundation
-import Logging
+public import Logging
 import NIOCore
 import NIOHTTP1
-import ServiceLifecycle
-import StageMixQueue
+public import ServiceLifecycle
+public import StageMixQueue
 
 /// Delivers the outbox: takes due events (locked for a while, so a dispatcher killed mid-delivery
 /// leaves them to the next), POSTs each signed to its callback, and records the outcome. A 2xx answer

@@ -1,4 +1,4 @@
-import StageMixQueue
+public import StageMixQueue
 
 /// When a failed webhook delivery is tried again: the delay doubles from 5 s up to an hour, with
 /// ±20 % jitter so that a receiver coming back is not hit by every event at once, and delivery is

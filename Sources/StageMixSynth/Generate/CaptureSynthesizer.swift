@@ -1,6 +1,6 @@
-import Foundation
+public import Foundation
 import StageMixCapture
-import StageMixMedia
+public import StageMixMedia
 
 /// Writes a real capture from a scenario: `session.json`, one media file per track layer under
 /// `media/`, and `expected.json` saying what each participant looks and sounds like.

@@ -1,4 +1,4 @@
-import StageMixMedia
+public import StageMixMedia
 
 /// What every synthetic video frame shows: the track's solid colour with a white square
 /// marker moving left to right along the top, so that consecutive frames differ.

@@ -1,4 +1,4 @@
-import StageMixCapture
+public import StageMixCapture
 
 extension ManifestEvent {
     /// A host's stage invitation (`HOSTREQUESTED`) from `sender` to `receiver`.

@@ -1,4 +1,4 @@
-import StageMixMedia
+public import StageMixMedia
 
 /// The known colours and tones of synthetic participants, by order of appearance.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import StageMixCapture
+public import StageMixCapture
 
 /// A description of a session to synthesize: who takes part, what they publish, what happens
 /// when. The events are the capture contract's own events; the generator adds `session.ended`

@@ -1,4 +1,4 @@
-import StageMixCapture
+public import StageMixCapture
 import StageMixMedia
 
 /// A participant and the tracks they may publish, with the colour their camera shows and the
