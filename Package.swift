@@ -125,6 +125,7 @@ let package = Package(
         .testTarget(name: "StageMixTimeTests", dependencies: ["StageMixTime"], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixLayoutTests", dependencies: ["StageMixLayout"], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixJSONTests", dependencies: ["StageMixJSON"], swiftSettings: swiftSettings),
+        .testTarget(name: "StageMixOptionsTests", dependencies: ["StageMixOptions"], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixCaptureTests", dependencies: ["StageMixCapture", "StageMixJSON", "StageMixPlan", "StageMixTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixPlanTests", dependencies: ["StageMixPlan", "StageMixCapture", "StageMixLayout", "StageMixTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixMediaTests", dependencies: ["StageMixMedia", "StageMixTestSupport"], swiftSettings: swiftSettings),
