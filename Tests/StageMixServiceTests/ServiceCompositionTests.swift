@@ -106,6 +106,31 @@ struct ServiceCompositionTests {
         #expect(a != nil && a == b)
     }
 
+    /// DELETE on a composition that is composing stops its compose child at once (SIGTERM), keeps
+    /// nothing, and the composition says cancelled, not completed (issue 26: it used to run to 100 %).
+    @Test func cancellingARunningCompositionStopsItsComposeAtOnce() async throws {
+        let service = try await ServiceFixture(backend: .sqlite, workers: 1)
+        defer { Task { await service.stop() } }
+        // A compose that would take a minute: 600 steps of 0.1 s.
+        let capture = try service.addCapture("long", behaviour: "steps=600; delay=0.1")
+        let token = try await ServiceFixture.token()
+        let created = try await service.request("POST", "/v1/compositions", token: token, body: #"{"capture": "long"}"#)
+        #expect(created.status == 201, "\(created.body)")
+        let id = created.json["id"] as? String ?? ""
+        _ = try await service.waitFor(id, status: "composing", seconds: 30)
+        try await eventually(10, "compose started") { ComposeScript.runs(of: capture) == 1 }
+        let asked = ContinuousClock.now
+        let cancel = try await service.request("DELETE", "/v1/compositions/\(id)", token: token)
+        #expect(cancel.status == 202 || cancel.status == 200, "\(cancel.body)")
+        let done = try await service.waitFor(id, status: "cancelled", seconds: 10)
+        try await eventually(10, "compose stopped by SIGTERM") { ComposeScript.terminations(of: capture) == 1 }
+        #expect(ContinuousClock.now - asked < .seconds(8), "the child was stopped, not run to its end")
+        #expect((done["progress"] as? Double ?? 0) < 100, "\(done)")
+        // Nothing kept: no output, no staging folder under the output root.
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: service.outputRoot)) ?? []
+        #expect(left.filter { $0 == id || $0.contains(".\(id).stagemix-") }.isEmpty, "\(left)")
+    }
+
     /// The whole path with the real `stagemix compose`: queued, composing, completed with outputs,
     /// duration and summaries; and the metrics show it.
     @Test func aRealCompositionCompletesWithItsOutputsAndSummaries() async throws {
