@@ -656,7 +656,8 @@ public enum OpenAPIDocument {
             "description": "Percent, while composing and once completed."
           },
           "secondsLeft": {
-            "type": "number"
+            "type": "number",
+            "description": "While composing: the rest at the attempt's average rate up to when progress last moved; counts down (never below 0) while progress stands still, and rises only if progress moved more slowly than before."
           },
           "cancelRequested": {
             "type": "boolean"
