@@ -1,3 +1,5 @@
+public import StageMixPublishing
+
 /// A composition asked for over the HTTP API: the job that composes it (same id) plus what the
 /// API caller gave and who they are. Stored in `stagemix_compositions`, beside the job.
 public struct Composition: Sendable, Hashable {
@@ -14,14 +16,14 @@ public struct Composition: Sendable, Hashable {
     /// The capture as the caller named it, relative to a capture root.
     public var capture: String
     public var layout: String
-    /// Where the output is published.
-    public var outputDirectory: String
+    /// Where the output is published (stored in `output_directory` as its spelling).
+    public var destination: OutputDestination
     public var createdAt: Double
     /// When the current attempt started composing (for the time left).
     public var startedAt: Double?
 
     public init(id: String, apiKey: String, requestKey: String, requestDigest: String, idempotencyKey: String?, callbackURL: String?,
-                capture: String, layout: String, outputDirectory: String, createdAt: Double, startedAt: Double? = nil) {
+                capture: String, layout: String, destination: OutputDestination, createdAt: Double, startedAt: Double? = nil) {
         self.id = id
         self.apiKey = apiKey
         self.requestKey = requestKey
@@ -30,7 +32,7 @@ public struct Composition: Sendable, Hashable {
         self.callbackURL = callbackURL
         self.capture = capture
         self.layout = layout
-        self.outputDirectory = outputDirectory
+        self.destination = destination
         self.createdAt = createdAt
         self.startedAt = startedAt
     }

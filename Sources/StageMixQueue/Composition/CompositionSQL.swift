@@ -1,3 +1,4 @@
+import StageMixPublishing
 /// The tables of the HTTP API, in the queue's database so that a state change and the webhook
 /// event it causes commit together: `stagemix_compositions` (one row per composition, keyed by its
 /// job's id) and `stagemix_webhooks`, the outbox of events waiting to be delivered.
@@ -57,10 +58,16 @@ enum CompositionSQL {
     static func decode(_ row: SQLRow, prefix: String = "") throws -> Composition {
         func text(_ name: String) throws -> String { try row.required(prefix + name, of: "composition", \.string) }
         let createdAt = try row.required(prefix + "created_at", of: "composition", \.double)
+        let destination: OutputDestination
+        do {
+            destination = try OutputDestination(parsing: try text("output_directory"), relativeTo: "/")
+        } catch let refusal as OutputRefusal {
+            throw QueueError(.corruptRow, "composition's destination: \(refusal)")
+        }
         return Composition(
             id: try text("id"), apiKey: try text("api_key"), requestKey: try text("request_key"), requestDigest: try text("request_digest"),
             idempotencyKey: row[prefix + "idempotency_key"]?.string, callbackURL: row[prefix + "callback_url"]?.string,
-            capture: try text("capture"), layout: try text("layout"), outputDirectory: try text("output_directory"),
+            capture: try text("capture"), layout: try text("layout"), destination: destination,
             createdAt: createdAt, startedAt: row[prefix + "started_at"]?.double)
     }
 

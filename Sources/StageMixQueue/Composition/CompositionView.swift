@@ -122,7 +122,7 @@ public struct CompositionView: Codable, Sendable, Hashable {
             }
         case .succeeded:
             progress = 100
-            let directory = URL(fileURLWithPath: composition.outputDirectory)
+            let directory = composition.destination.folder
             func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
             outputs = Outputs(directory: directory.path, playlist: path(OutputFiles.hlsPlaylist), timeline: path(OutputFiles.timeline),
                               billing: path(OutputFiles.billing), plan: path(OutputFiles.plan), report: path(OutputFiles.report),

@@ -1,4 +1,5 @@
 import Foundation
+import StageMixPublishing
 
 /// What became of a create request.
 public enum CompositionCreation: Sendable {
@@ -40,7 +41,9 @@ extension SQLJobStore {
         }
         let id = newJobID()
         var spec = draft.spec
-        spec.out = URL(fileURLWithPath: outputRoot).appendingPathComponent(id).path
+        // Each composition is published to a destination of its own under the output root.
+        let destination = OutputDestination.folder(URL(fileURLWithPath: outputRoot).appendingPathComponent(id))
+        spec.out = destination.description
         let job = Job(id: id, spec: spec.normalised(), maxAttempts: draft.maxAttempts, now: tx.now)
         let (sql, binds) = JobSQL.insert(job)
         guard try await !tx.query(sql, binds).isEmpty else {
@@ -49,7 +52,7 @@ extension SQLJobStore {
         let composition = Composition(
             id: id, apiKey: draft.apiKey, requestKey: draft.requestKey, requestDigest: draft.requestDigest,
             idempotencyKey: draft.idempotencyKey, callbackURL: draft.callbackURL, capture: draft.capture, layout: draft.layout,
-            outputDirectory: spec.out, createdAt: tx.now)
+            destination: destination, createdAt: tx.now)
         let inserted = try await tx.query(
             """
             INSERT INTO stagemix_compositions (\(CompositionSQL.columns))
@@ -57,7 +60,7 @@ extension SQLJobStore {
             ON CONFLICT (request_key) DO NOTHING RETURNING id
             """,
             [.text(id), .text(draft.apiKey), .text(draft.requestKey), .text(draft.requestDigest), SQLValue(draft.idempotencyKey),
-             SQLValue(draft.callbackURL), .text(draft.capture), .text(draft.layout), .text(spec.out), .real(tx.now)])
+             SQLValue(draft.callbackURL), .text(draft.capture), .text(draft.layout), .text(destination.description), .real(tx.now)])
         // Another transaction committed the same request key first: undo the job, look again.
         guard !inserted.isEmpty else { throw LostRace() }
         try await CompositionEvent.queued.enqueue(for: composition, job: job, in: tx)
