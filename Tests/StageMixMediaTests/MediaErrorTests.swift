@@ -1,10 +1,13 @@
 import Foundation
 import Testing
 import StageMixMedia
+import StageMixTestSupport
 
 @Suite struct MediaErrorTests {
     @Test func openingMissingFileNamesThePath() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("stagemix-missing-\(UUID()).webm").path
+        let scratch = ScratchDirectory("media")
+        defer { scratch.remove() }
+        let path = scratch.file("missing.webm").path
         do {
             _ = try Demuxer(path: path)
             Issue.record("opening a missing file succeeded")
@@ -16,9 +19,10 @@ import StageMixMedia
     }
 
     @Test func garbageFileIsNotOpened() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("stagemix-garbage-\(UUID()).webm")
+        let scratch = ScratchDirectory("media")
+        defer { scratch.remove() }
+        let url = scratch.file("garbage.webm")
         try Data(repeating: 0x5a, count: 64).write(to: url)
-        defer { try? FileManager.default.removeItem(at: url) }
         #expect(throws: MediaError.self) { try Demuxer(url: url) }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import StageMixTestSupport
 import StageMixSynth
 
 /// The `stagemix` executable as a user runs it: exit codes, messages, and output that appears whole or not at all.
@@ -29,11 +30,8 @@ struct CommandLineTests {
         return Run(status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
     }
 
-    static func temporaryDirectory() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("stagemix-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        return dir
-    }
+    /// A new scratch folder (the test-support module's); each test removes it when it ends.
+    static func temporaryDirectory() throws -> URL { ScratchDirectory("cli").url }
 
     @Test func badCaptureExits65NamingFileAndPathAndLeavesEarlierOutputAlone() throws {
         let root = try Self.temporaryDirectory()

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import StageMixTestSupport
 
 /// `stagemix compose` on every capture `scripts/damaged-corpus` writes (docs/fuzzing.md): broken
 /// manifests, damaged media, hostile files. Each must compose or fail cleanly, and leave no trace.
@@ -26,8 +27,9 @@ struct DamagedCorpusTests {
     }
 
     @Test func everyCaseComposesOrFailsCleanly() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("stagemix-corpus-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: root) }
+        let scratch = ScratchDirectory("corpus")
+        defer { scratch.remove() }
+        let root = scratch.file("corpus")
         let corpus = root.appendingPathComponent("corpus")
         try Self.generate(into: corpus)
         let cases = try FileManager.default.contentsOfDirectory(atPath: corpus.path).filter { !$0.hasPrefix("_") }.sorted()

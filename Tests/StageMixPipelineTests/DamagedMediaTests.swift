@@ -63,8 +63,9 @@ struct DamagedMediaTests {
 
     /// The reader on its own: what it holds while the session crosses a ten-hour gap.
     @Test func aReaderHoldsNoMoreThanABlockAndAPacketAcrossAGap() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("stagemix-gap-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: root) }
+        let scratch = ScratchDirectory("gap")
+        defer { scratch.remove() }
+        let root = scratch.file("gap")
         let expected = try CaptureSynthesizer().synthesize(ComposeEndToEndTests.scenario(), to: root)
         try Self.shiftAnaMic(root, expected, afterSeconds: 4, by: 36_000)
         let ledger = LossLedger()

@@ -62,8 +62,9 @@ struct LabelOCRTests {
 
     @Test func everyLabelAndThePlaceholdersNameReadBack() throws {
         MediaLog.setLevel(.error)
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("stagemix-ocr-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: root) }
+        let scratch = ScratchDirectory("ocr")
+        defer { scratch.remove() }
+        let root = scratch.file("ocr")
         let captureDir = root.appendingPathComponent("capture")
         _ = try CaptureSynthesizer(codec: .vp8).synthesize(Self.scenario(), to: captureDir)
         let capture = try CaptureReader.read(directory: captureDir)
@@ -100,8 +101,9 @@ struct LabelOCRTests {
     /// beside it keep the region's background however many frames are painted over them.
     @Test func aContainedPicturesLabelSitsOnThePictureNotOnItsBars() throws {
         MediaLog.setLevel(.error)
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("stagemix-ocr-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: root) }
+        let scratch = ScratchDirectory("ocr")
+        defer { scratch.remove() }
+        let root = scratch.file("ocr")
         let camera = ScenarioTrack(id: "TR_ines_cam", source: .camera, layers: [ScenarioLayer(quality: .high, width: 360, height: 640)])
         let ines = ScenarioParticipant.palette(5, id: "p-ines", name: "Inés Ortega", tracks: [camera])
         let scenario = Scenario(sessionId: "portrait", durationMs: 2_000, roles: CaptureManifest.Role.stageRoles, participants: [ines],

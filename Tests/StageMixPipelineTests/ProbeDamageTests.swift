@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import StageMixTestSupport
 import StageMixCapture
 import StageMixProbe
 import StageMixSynth
@@ -9,8 +10,9 @@ import StageMixSynth
 @Suite("Probe over damaged media")
 struct ProbeDamageTests {
     @Test func theProbeFlagsAMicrophoneThatEndsEarlyOrHasAGap() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("stagemix-probe-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: root) }
+        let scratch = ScratchDirectory("probe")
+        defer { scratch.remove() }
+        let root = scratch.file("probe")
         let expected = try CaptureSynthesizer().synthesize(ComposeEndToEndTests.scenario(), to: root)
         let healthy = CaptureProbe().probe(try CaptureReader.read(directory: root))
         #expect(healthy.problems.isEmpty, "\(healthy.problems)")

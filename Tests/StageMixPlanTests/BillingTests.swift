@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import StageMixTestSupport
 import StageMixLayout
 @testable import StageMixPlan
 
@@ -70,9 +71,10 @@ struct BillingTests {
     }
 
     @Test func tierTablesLoadFromJSONAndAreChecked() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tiers-\(UUID().uuidString)")
+        let scratch = ScratchDirectory("tiers")
+        defer { scratch.remove() }
+        let dir = scratch.file("tiers")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
         let good = dir.appendingPathComponent("good.json"), bad = dir.appendingPathComponent("bad.json")
         try Data(#"{"tiers": [{"name": "audio", "maxPixels": 0}, {"name": "SD", "maxPixels": 1000000}], "overflowTier": "big"}"#.utf8).write(to: good)
         try Data(#"{"tiers": [{"name": "a", "maxPixels": 5}, {"name": "b", "maxPixels": 1}]}"#.utf8).write(to: bad)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import StageMixTestSupport
 import StageMixCapture
 import StageMixPlan
 import StageMixMedia
@@ -85,7 +86,9 @@ import StageMixSynth
         scenario.participants[0].color = "red"
         scenario.participants[1].tracks[0].layers = [ScenarioLayer(quality: .low, width: 321, height: 180)]
         #expect(scenario.problems.count == 2)
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("stagemix-bad-\(UUID().uuidString)")
+        let scratch = ScratchDirectory("bad")
+        defer { scratch.remove() }
+        let dir = scratch.file("bad")
         #expect(throws: SynthError.self) { try CaptureSynthesizer().synthesize(scenario, to: dir) }
         #expect(!FileManager.default.fileExists(atPath: dir.path))
 

@@ -119,8 +119,9 @@ import StageMixSynth
 
     @Test func probeOfAMissingFileSaysItCannotOpen() throws {
         let source = try SynthFixture.shared(.vp8)
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("stagemix-probe-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let scratch = ScratchDirectory("probe")
+        defer { scratch.remove() }
+        let dir = scratch.file("probe")
         try FileManager.default.copyItem(at: source.directory, to: dir)
         try FileManager.default.removeItem(at: dir.appendingPathComponent("media/TR_maya_cam-low.webm"))
         try Data("not a webm".utf8).write(to: dir.appendingPathComponent("media/TR_maya_cam-high.webm"))
@@ -133,8 +134,9 @@ import StageMixSynth
     }
 
     @Test func probeOfAnInvalidCaptureThrowsTheReadersError() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("stagemix-probe-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let scratch = ScratchDirectory("probe")
+        defer { scratch.remove() }
+        let dir = scratch.file("probe")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         try Data(#"{"format": "nope"}"#.utf8).write(to: dir.appendingPathComponent("session.json"))
         #expect(throws: CaptureError.self) { try CaptureProbe().probe(directory: dir) }
