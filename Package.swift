@@ -129,7 +129,7 @@ let package = Package(
         .testTarget(name: "StageMixCaptureTests", dependencies: ["StageMixCapture", "StageMixJSON", "StageMixPlan", "StageMixTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixPlanTests", dependencies: ["StageMixPlan", "StageMixCapture", "StageMixLayout", "StageMixTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixMediaTests", dependencies: ["StageMixMedia", "StageMixTestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "StageMixPublishingTests", dependencies: ["StageMixPublishing"], swiftSettings: swiftSettings),
+        .testTarget(name: "StageMixPublishingTests", dependencies: ["StageMixPublishing", "StageMixTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixQueueTests", dependencies: [
             "StageMixQueue", "StageMixPublishing", "StageMixOptions", "StageMixQueueTestSupport",
         ], swiftSettings: swiftSettings),

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import StageMixPublishing
+import StageMixTestSupport
 
 /// The publisher as compose and the worker use it, on real folders: what it refuses, what it
 /// replaces, and that it never leaves or touches anything beside the output.
@@ -9,8 +10,7 @@ struct FolderPublisherTests {
     let root: URL
 
     init() throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("stagemix-output-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        root = ScratchDirectory("output").url
     }
 
     func write(_ text: String, _ path: String) throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import StageMixTestSupport
 import StageMixCapture
 import StageMixPlan
 import StageMixLayout
@@ -44,14 +45,15 @@ extension ComposeEndToEndTests {
         @Test(arguments: ["built-in", "same z"])
         func anInsetHoldingAFrameStaysOnTopOfALiveMainPicture(variant: String) throws {
             var layout = "pip"
+            let scratch = ScratchDirectory("layout")
+            defer { scratch.remove() }
             if variant == "same z" {
                 var pip = try #require(Layout.builtin(named: "pip"))
                 pip.regions = pip.regions.map { var r = $0; r.z = 0; return r }
-                let file = FileManager.default.temporaryDirectory.appendingPathComponent("pip-same-z-\(UUID().uuidString).json")
+                let file = scratch.file("pip-same-z.json")
                 try JSONEncoder().encode(pip).write(to: file)
                 layout = file.path
             }
-            defer { if layout != "pip" { try? FileManager.default.removeItem(atPath: layout) } }
             var c = try ComposeEndToEndTests.compose(codec: .vp8, layout: layout, scenario: ComposeEndToEndTests.scenario(pauseBen: 3_000...7_500))
             defer { c.cleanup() }
             c.pausedAtMs["TR_ben_cam"] = 3_000
