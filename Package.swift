@@ -62,6 +62,8 @@ let package = Package(
         // Plan: stage timeline, edits, speakers, composition plan, billing; from a capture, a layout and options. Pure Swift.
         .target(name: "StageMixPlan", dependencies: ["StageMixCapture", "StageMixLayout", "StageMixJSON", "StageMixOptions", "StageMixTime"],
                 swiftSettings: swiftSettings),
+        // S3-compatible object storage: configuration found as the AWS CLI finds it, and Signature Version 4.
+        .target(name: "StageMixStorage", dependencies: [.product(name: "Crypto", package: "swift-crypto")], swiftSettings: swiftSettings),
         // Owner types over FFmpeg, libopus, libebur128 and FreeType objects; the only importer of the C modules.
         // Pixel loops in C, vectorised by the compiler, AVX2 picked at run time; only StageMixMedia calls them.
         .target(name: "CStageMixKernels", cSettings: [.unsafeFlags(["-O2"])]),
@@ -126,6 +128,7 @@ let package = Package(
         .testTarget(name: "StageMixLayoutTests", dependencies: ["StageMixLayout"], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixJSONTests", dependencies: ["StageMixJSON"], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixOptionsTests", dependencies: ["StageMixOptions"], swiftSettings: swiftSettings),
+        .testTarget(name: "StageMixStorageTests", dependencies: ["StageMixStorage", "StageMixTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixCaptureTests", dependencies: ["StageMixCapture", "StageMixJSON", "StageMixPlan", "StageMixTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixPlanTests", dependencies: ["StageMixPlan", "StageMixCapture", "StageMixLayout", "StageMixTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixMediaTests", dependencies: ["StageMixMedia", "StageMixTestSupport"], swiftSettings: swiftSettings),
