@@ -62,8 +62,14 @@ let package = Package(
         // Plan: stage timeline, edits, speakers, composition plan, billing; from a capture, a layout and options. Pure Swift.
         .target(name: "StageMixPlan", dependencies: ["StageMixCapture", "StageMixLayout", "StageMixJSON", "StageMixOptions", "StageMixTime"],
                 swiftSettings: swiftSettings),
-        // S3-compatible object storage: configuration found as the AWS CLI finds it, and Signature Version 4.
-        .target(name: "StageMixStorage", dependencies: [.product(name: "Crypto", package: "swift-crypto")], swiftSettings: swiftSettings),
+        // S3-compatible object storage: configuration found as the AWS CLI finds it, Signature Version 4, and the
+        // S3 requests over AsyncHTTPClient.
+        .target(name: "StageMixStorage", dependencies: [
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ], swiftSettings: swiftSettings),
         // Owner types over FFmpeg, libopus, libebur128 and FreeType objects; the only importer of the C modules.
         // Pixel loops in C, vectorised by the compiler, AVX2 picked at run time; only StageMixMedia calls them.
         .target(name: "CStageMixKernels", cSettings: [.unsafeFlags(["-O2"])]),

@@ -1,0 +1,45 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// Reads the few XML documents S3 answers with (a listing, an error) with Foundation's XMLParser:
+/// each element's text by name, and the repeated `Contents` entries of a listing.
+final class S3XML: NSObject, XMLParserDelegate {
+    private(set) var values: [String: String] = [:]
+    private(set) var contents: [[String: String]] = []
+    private var path: [String] = []
+    private var text = ""
+    private var entry: [String: String]?
+
+    static func parse(_ data: Data) -> S3XML {
+        let reader = S3XML()
+        let parser = XMLParser(data: data)
+        parser.shouldResolveExternalEntities = false
+        parser.delegate = reader
+        _ = parser.parse()
+        return reader
+    }
+
+    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+                attributes: [String: String] = [:]) {
+        path.append(name)
+        text = ""
+        if name == "Contents" { entry = [:] }
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
+
+    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+        path.removeLast()
+        if name == "Contents", let entry {
+            contents.append(entry)
+            self.entry = nil
+        } else if entry != nil {
+            entry?[name] = text
+        } else if values[name] == nil {
+            values[name] = text
+        }
+        text = ""
+    }
+}
