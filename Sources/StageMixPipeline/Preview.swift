@@ -27,21 +27,21 @@ public enum Preview {
         let sessionMs = Int((sessionSeconds * 1000).rounded(.down))
         let sessionDurationMs = output?.sessionDurationMs ?? plan.durationMs
         guard (0..<sessionDurationMs).contains(sessionMs) else {
-            throw PreviewError(message: String(format: "--at %.3f s is outside the session (0 to %.3f s of session time)",
+            throw PreviewError(message: String(format: "%.3f s is at or past the end of the session, which lasts %.3f s (session time)",
                                                sessionSeconds, Double(sessionDurationMs) / 1000))
         }
         var ms = sessionMs
         if let output {
             guard let kept = output.outputMs(sessionMs: sessionMs) else {
                 let pieces = output.pieces.map { String(format: "%.3f-%.3f s", Double($0.sessionFromMs) / 1000, Double($0.sessionToMs) / 1000) }
-                throw PreviewError(message: String(format: "--at %.3f s of the session was removed by the edits (trim or cut); kept: %@",
+                throw PreviewError(message: String(format: "%.3f s of the session was removed by the edits (trim or cut); kept: %@",
                                                    sessionSeconds, pieces.joined(separator: ", ")))
             }
             ms = kept
         }
         let t = Double(ms) / 1000 + (sessionSeconds - Double(sessionMs) / 1000)
         guard let interval = plan.interval(atMs: ms) else {
-            throw PreviewError(message: String(format: "--at %.3f s is outside the session (0 to %.3f s)", sessionSeconds, Double(plan.durationMs) / 1000))
+            throw PreviewError(message: String(format: "%.3f s is outside the composition (it lasts %.3f s)", sessionSeconds, Double(plan.durationMs) / 1000))
         }
         let compositor = CanvasPainter(capture: capture, canvas: plan.canvas, fps: plan.fps, ledger: LossLedger())
         let canvas = try compositor.makeCanvas()
@@ -57,7 +57,7 @@ public enum Preview {
     }
 }
 
-/// A preview asked for something the session does not have.
+/// A preview asked for an instant the session does not have: a value of `--at` (exit 64).
 public struct PreviewError: Error, CustomStringConvertible {
     public var message: String
     public var description: String { message }

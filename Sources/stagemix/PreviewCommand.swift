@@ -41,7 +41,8 @@ extension StageMix {
                                                            to: staging)
                     }
                 } catch let error as PreviewError {
-                    throw BadInput(error)
+                    // An instant the session does not have is a value of --at: a usage error, as README says.
+                    throw OptionError("--at", error.message)
                 } catch let error as OutputRefusal {
                     throw BadInput(error)
                 }

@@ -49,10 +49,13 @@ struct NewUserMessageTests {
         #expect(kept.status == 0, "\(kept.stderr)")
         #expect(FileManager.default.fileExists(atPath: late))
         let removed = try Self.run(["preview", Self.panel, "--edits", edits, "--at", "12", "-o", scratch.url.appendingPathComponent("cut.png").path])
-        #expect(removed.status == 65)
+        #expect(removed.status == 64)
         #expect(removed.stderr.contains("removed by the edits") && removed.stderr.contains("0.000-10.000 s, 15.000-30.000 s"), "\(removed.stderr)")
         let outside = try Self.run(["preview", Self.panel, "--at", "31", "-o", scratch.url.appendingPathComponent("x.png").path])
-        #expect(outside.status == 65 && outside.stderr.contains("0 to 30.000 s of session time"), "\(outside.stderr)")
+        #expect(outside.status == 64 && outside.stderr.contains("--at 31.000 s is at or past the end of the session, which lasts 30.000 s"),
+                "\(outside.stderr)")
+        let end = try Self.run(["preview", Self.panel, "--at", "30", "-o", scratch.url.appendingPathComponent("y.png").path])
+        #expect(end.status == 64 && end.stderr.contains("which lasts 30.000 s"), "\(end.stderr)")
     }
 
     @Test func previewRefusesANegativeTimeAndWritesWhatTheNameSays() throws {
