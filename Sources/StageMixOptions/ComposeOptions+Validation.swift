@@ -30,7 +30,7 @@ extension ComposeOptions {
         if let preset, !Self.presets.contains(preset) {
             throw OptionError("--preset", "must be one of \(Self.presets.joined(separator: ", ")); got \(preset)")
         }
-        if videoBitrate != nil, crf != nil { throw OptionError("--crf", "and --video-bitrate cannot both be given") }
+        if videoBitrate != nil, crf != nil { throw OptionError("--crf", "cannot be given with --video-bitrate: choose constant quality or a bitrate") }
         try check("--crf", crf, in: Self.crfRange)
         try checkBitrate("--video-bitrate", videoBitrate, in: Self.videoBitrateRange)
         try checkBitrate("--audio-bitrate", audioBitrate, in: Self.audioBitrateRange)

@@ -24,24 +24,24 @@ public enum Preview {
 
     public static func write(capture: Capture, plan: CompositionPlan, output: OutputClock? = nil,
                              atSessionSeconds sessionSeconds: Double, format: Format = .png, to url: URL) throws {
-        let sessionMs = Int((sessionSeconds * 1000).rounded(.down))
+        let sessionMs = MediaTime.ms(holdingSeconds: sessionSeconds)
         let sessionDurationMs = output?.sessionDurationMs ?? plan.durationMs
         guard (0..<sessionDurationMs).contains(sessionMs) else {
             throw PreviewError(message: String(format: "%.3f s is at or past the end of the session, which lasts %.3f s (session time)",
-                                               sessionSeconds, Double(sessionDurationMs) / 1000))
+                                               sessionSeconds, MediaTime.seconds(ms: sessionDurationMs)))
         }
         var ms = sessionMs
         if let output {
             guard let kept = output.outputMs(sessionMs: sessionMs) else {
-                let pieces = output.pieces.map { String(format: "%.3f-%.3f s", Double($0.sessionFromMs) / 1000, Double($0.sessionToMs) / 1000) }
+                let pieces = output.pieces.map { String(format: "%.3f-%.3f s", MediaTime.seconds(ms: $0.sessionFromMs), MediaTime.seconds(ms: $0.sessionToMs)) }
                 throw PreviewError(message: String(format: "%.3f s of the session was removed by the edits (trim or cut); kept: %@",
                                                    sessionSeconds, pieces.joined(separator: ", ")))
             }
             ms = kept
         }
-        let t = Double(ms) / 1000 + (sessionSeconds - Double(sessionMs) / 1000)
+        let t = MediaTime.seconds(ms: ms) + (sessionSeconds - MediaTime.seconds(ms: sessionMs))
         guard let interval = plan.interval(atMs: ms) else {
-            throw PreviewError(message: String(format: "%.3f s is outside the composition (it lasts %.3f s)", sessionSeconds, Double(plan.durationMs) / 1000))
+            throw PreviewError(message: String(format: "%.3f s is outside the composition (it lasts %.3f s)", sessionSeconds, MediaTime.seconds(ms: plan.durationMs)))
         }
         let compositor = CanvasPainter(capture: capture, canvas: plan.canvas, fps: plan.fps, ledger: LossLedger())
         let canvas = try compositor.makeCanvas()

@@ -147,7 +147,7 @@ struct ServiceAuthTests {
             (#"{"capture": "panel", "options": {"renditions": "1280x720@3000k", "videoBitrate": "2000k"}}"#,
              "options.renditions: sets each rendition's bitrate: leave out options.videoBitrate and options.crf"),
             (#"{"capture": "panel", "options": {"crf": 20, "videoBitrate": "3000k"}}"#,
-             "options.crf and options.videoBitrate cannot both be given"),
+             "options.crf: cannot be given with options.videoBitrate: choose constant quality or a bitrate"),
         ]
         for (body, detail) in worded {
             let reply = try await service.request("POST", "/v1/plans", token: token, body: body)

@@ -29,13 +29,3 @@ enum UnshownScreenShares {
         }
     }
 }
-
-extension Array where Element: SessionSpan {
-    /// The elements that overlap `[fromMs, toMs)`, in order: the first found by bisection.
-    func overlapping(from fromMs: Int, to toMs: Int) -> ArraySlice<Element> {
-        let first = firstIndex(endingAfter: fromMs)
-        var last = first
-        while last < count, self[last].startMs < toMs { last += 1 }
-        return self[first..<last]
-    }
-}

@@ -29,4 +29,12 @@ extension Array where Element: SessionSpan {
         }
         return low
     }
+
+    /// The elements that overlap `[fromMs, toMs)`, in order: the first found by bisection.
+    func overlapping(from fromMs: Int, to toMs: Int) -> ArraySlice<Element> {
+        let first = firstIndex(endingAfter: fromMs)
+        var last = first
+        while last < count, self[last].startMs < toMs { last += 1 }
+        return self[first..<last]
+    }
 }

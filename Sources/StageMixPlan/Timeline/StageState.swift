@@ -163,7 +163,7 @@ struct StageState {
                 subscribed.append(SubscribedTrack(trackId: track.id, kind: track.kind, source: track.source, flow: flow))
             }
             // With no track to subscribe to, they have no tile: say why, for plan, events and reports.
-            let notShown = refused ? "role \(state.role ?? "") may not publish"
+            let notShown = !subscribed.isEmpty ? nil : refused ? "role \(state.role ?? "") may not publish"
                 : forbidden ? "their tracks are forbidden to subscribers" : "publishing nothing"
             return OnStageParticipant(participantId: id, name: names[id] ?? id, role: state.role,
                                       pinnedAtMs: pinnedAt, stageOrder: order, tracks: subscribed, notShown: notShown)

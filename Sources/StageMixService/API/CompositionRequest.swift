@@ -156,13 +156,7 @@ public struct CompositionRequest: Sendable {
     /// An option's problem as the API says it: the option's JSON field, and other options named by
     /// theirs (`options.videoBitrate`), never by the command line's flags (`--video-bitrate`).
     static func invalid(_ error: OptionError) -> Problem {
-        let field = "options.\(jsonName(error.option))"
-        // "--crf" "and --video-bitrate cannot both be given" reads on only after its option's name.
-        if error.message.hasPrefix("and ") {
-            let sentence = apiWords(error.description)
-            return Problem(status: 422, title: "Invalid request", detail: sentence, type: "invalid-request", field: field, reason: sentence)
-        }
-        return Problem.invalid(field, apiWords(error.message))
+        Problem.invalid("options.\(jsonName(error.option))", apiWords(error.message))
     }
 
     /// `--video-bitrate` to `options.videoBitrate` wherever a message names a flag.

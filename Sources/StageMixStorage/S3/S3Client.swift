@@ -44,7 +44,7 @@ public struct S3Client: Sendable {
         if let contentType { headers["content-type"] = contentType }
         let response = try await send("PUT", location, headers: headers, body: body)
         let etag = Self.unquoted(response.headers["etag"] ?? "")
-        let expected = md5.map { String(format: "%02x", $0) }.joined()
+        let expected = SigV4Signer.hex(md5)
         guard etag == expected else {
             throw S3Error(location: location.description, status: response.status, code: "BadDigest",
                           message: "the store answered ETag \(etag) for a body whose MD5 is \(expected)")
