@@ -45,9 +45,7 @@ public enum CaptureReader {
         do {
             root = try JSONTextParser.parse(Array(data))
         } catch {
-            throw CaptureError(problems: [JSONProblem(
-                file: file, path: "$", expected: "\(error.expected) (line \(error.line), column \(error.column))",
-                found: error.found)])
+            throw CaptureError(problems: [JSONProblem(file: file, syntax: error)])
         }
         var decoder = ManifestDecoder(file: file, directory: directory.standardizedFileURL)
         guard let capture = decoder.decode(root), decoder.walker.problems.isEmpty else {

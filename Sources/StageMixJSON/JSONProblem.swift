@@ -16,6 +16,11 @@ public struct JSONProblem: Sendable, Hashable, CustomStringConvertible {
         self.file = file; self.path = path; self.expected = expected; self.found = found
     }
 
+    /// A file that is not JSON at all: where the parser stopped, at the document's root.
+    public init(file: String, syntax error: JSONTextParser.SyntaxError) {
+        self.init(file: file, path: "$", expected: "\(error.expected) (line \(error.line), column \(error.column))", found: error.found)
+    }
+
     public init(file: String, path: String, message: String) {
         self.file = file; self.path = path; self.expected = ""; self.found = ""; self.message = message
     }

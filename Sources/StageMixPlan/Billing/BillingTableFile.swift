@@ -26,8 +26,7 @@ enum BillingTableFile {
         do {
             return try JSONTextParser.parse(Array(data))
         } catch {
-            throw BillingError(problems: [JSONProblem(
-                file: file, path: "$", expected: "\(error.expected) (line \(error.line), column \(error.column))", found: error.found)])
+            throw BillingError(problems: [JSONProblem(file: file, syntax: error)])
         }
     }
 }
