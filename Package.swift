@@ -15,7 +15,8 @@ let package = Package(
     name: "StageMix",
     platforms: [.macOS(.v14)],
     products: [
-        // Composing: what scripts/compose-sample builds. No SwiftNIO, TLS, PostgreSQL or HTTP server.
+        // Composing: what scripts/compose-sample builds. No PostgreSQL, SQLite or HTTP server; an HTTP client
+        // (AsyncHTTPClient) for captures and outputs in object storage.
         .executable(name: "stagemix", targets: ["stagemix"]),
         // The queue, the worker and the HTTP API; `stagemix serve|worker|enqueue|jobs|token` run it.
         .executable(name: "stagemix-service", targets: ["stagemix-service"]),
@@ -54,17 +55,18 @@ let package = Package(
         // Layout model: regions, tiles, fit. Pure Swift.
         .target(name: "StageMixLayout", dependencies: ["StageMixGeometry", "StageMixJSON"], swiftSettings: swiftSettings),
         // Publishing output folders safely: staging, atomic exchange, markers, leftovers. Pure Swift over Glibc.
-        .target(name: "StageMixPublishing", swiftSettings: swiftSettings),
+        .target(name: "StageMixPublishing", dependencies: ["StageMixStorage"], swiftSettings: swiftSettings),
         // The compose options, declared once for compose, enqueue and stored jobs. Pure Swift.
         .target(name: "StageMixOptions", dependencies: ["StageMixTime"], swiftSettings: swiftSettings),
         // Capture: the model of a recorded session and its validation (`stagemix.capture/1`). Pure Swift, no FFmpeg.
-        .target(name: "StageMixCapture", dependencies: ["StageMixJSON"], swiftSettings: swiftSettings),
+        .target(name: "StageMixCapture", dependencies: ["StageMixJSON", "StageMixStorage"], swiftSettings: swiftSettings),
         // Plan: stage timeline, edits, speakers, composition plan, billing; from a capture, a layout and options. Pure Swift.
         .target(name: "StageMixPlan", dependencies: ["StageMixCapture", "StageMixLayout", "StageMixJSON", "StageMixOptions", "StageMixTime"],
                 swiftSettings: swiftSettings),
         // S3-compatible object storage: configuration found as the AWS CLI finds it, Signature Version 4, and the
         // S3 requests over AsyncHTTPClient.
         .target(name: "StageMixStorage", dependencies: [
+            "StageMixTime",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -73,17 +75,17 @@ let package = Package(
         // Owner types over FFmpeg, libopus, libebur128 and FreeType objects; the only importer of the C modules.
         // Pixel loops in C, vectorised by the compiler, AVX2 picked at run time; only StageMixMedia calls them.
         .target(name: "CStageMixKernels", cSettings: [.unsafeFlags(["-O2"])]),
-        .target(name: "StageMixMedia", dependencies: ["CFFmpeg", "COpus", "CEbur128", "CFreeType", "CStageMixKernels", "StageMixGeometry", "StageMixTime"],
+        .target(name: "StageMixMedia", dependencies: ["CFFmpeg", "COpus", "CEbur128", "CFreeType", "CStageMixKernels", "StageMixGeometry", "StageMixTime", "StageMixStorage"],
                 swiftSettings: swiftSettings + mediaKernelSettings),
         // Capture generator: scenario -> real media files + session.json.
         .target(name: "StageMixSynth", dependencies: ["StageMixCapture", "StageMixPlan", "StageMixMedia", "StageMixTime"], swiftSettings: swiftSettings),
         // The lobby check of a capture (`stagemix probe`): every layer opened and decoded, silent microphones.
-        .target(name: "StageMixProbe", dependencies: ["StageMixCapture", "StageMixMedia", "StageMixTime"], swiftSettings: swiftSettings),
+        .target(name: "StageMixProbe", dependencies: ["StageMixCapture", "StageMixMedia", "StageMixTime", "StageMixStorage"], swiftSettings: swiftSettings),
         // Plan -> decode, composite, mix, encode, HLS.
-        .target(name: "StageMixPipeline", dependencies: ["StageMixCapture", "StageMixPlan", "StageMixMedia", "StageMixPublishing", "StageMixOptions", "StageMixTime"], swiftSettings: swiftSettings),
+        .target(name: "StageMixPipeline", dependencies: ["StageMixCapture", "StageMixPlan", "StageMixMedia", "StageMixPublishing", "StageMixOptions", "StageMixTime", "StageMixStorage"], swiftSettings: swiftSettings),
         // Job queue (SQLite or PostgreSQL) and the worker that runs compose jobs as child processes.
         .target(name: "StageMixQueue", dependencies: [
-            "StageMixPublishing", "StageMixOptions",
+            "StageMixPublishing", "StageMixOptions", "StageMixTime",
             .product(name: "SQLiteNIO", package: "sqlite-nio"),
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -97,7 +99,7 @@ let package = Package(
         ], swiftSettings: swiftSettings),
         // The HTTP API over the queue: auth, compositions, plans, the webhook outbox and its delivery.
         .target(name: "StageMixService", dependencies: [
-            "StageMixQueue", "StageMixOptions", "StageMixCapture", "StageMixPlan", "StageMixLayout", "StageMixPipeline", "StageMixPublishing",
+            "StageMixQueue", "StageMixOptions", "StageMixCapture", "StageMixPlan", "StageMixLayout", "StageMixPipeline", "StageMixPublishing", "StageMixTime",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "JWTKit", package: "jwt-kit"),
             .product(name: "Crypto", package: "swift-crypto"),
@@ -110,7 +112,7 @@ let package = Package(
 
         // What the two executables share: the option groups, exit codes and the plan's inputs.
         .target(name: "StageMixCommandLine", dependencies: [
-            "StageMixCapture", "StageMixPlan", "StageMixLayout", "StageMixOptions", "StageMixPublishing",
+            "StageMixCapture", "StageMixPlan", "StageMixLayout", "StageMixOptions", "StageMixPublishing", "StageMixStorage",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: swiftSettings),
         .executableTarget(name: "stagemix", dependencies: [
@@ -138,9 +140,9 @@ let package = Package(
         .testTarget(name: "StageMixCaptureTests", dependencies: ["StageMixCapture", "StageMixJSON", "StageMixPlan", "StageMixTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixPlanTests", dependencies: ["StageMixPlan", "StageMixCapture", "StageMixLayout", "StageMixTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixMediaTests", dependencies: ["StageMixMedia", "StageMixTestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "StageMixPublishingTests", dependencies: ["StageMixPublishing", "StageMixTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "StageMixPublishingTests", dependencies: ["StageMixPublishing", "StageMixStorage", "StageMixTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixQueueTests", dependencies: [
-            "StageMixQueue", "StageMixPublishing", "StageMixOptions", "StageMixQueueTestSupport",
+            "StageMixQueue", "StageMixPublishing", "StageMixOptions", "StageMixTime", "StageMixQueueTestSupport",
         ], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixServiceTests", dependencies: [
             "StageMixService", "StageMixQueue", "StageMixQueueTestSupport",
@@ -149,7 +151,7 @@ let package = Package(
             .product(name: "JWTKit", package: "jwt-kit"),
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: swiftSettings),
-        .testTarget(name: "StageMixPipelineTests", dependencies: ["StageMixPipeline", "StageMixOptions", "StageMixSynth", "StageMixProbe", "StageMixCapture", "StageMixPlan", "StageMixLayout", "StageMixMedia", "StageMixTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "StageMixPipelineTests", dependencies: ["StageMixPipeline", "StageMixOptions", "StageMixSynth", "StageMixProbe", "StageMixCapture", "StageMixPlan", "StageMixLayout", "StageMixMedia", "StageMixStorage", "StageMixTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixSynthTests", dependencies: ["StageMixSynth", "StageMixProbe", "StageMixCapture", "StageMixPlan", "StageMixMedia", "StageMixTestSupport"], swiftSettings: swiftSettings),
 
         // Fuzz targets (docs/fuzzing.md): libFuzzer under `scripts/fuzz`'s -sanitize=fuzzer build, file replay otherwise.

@@ -1,5 +1,6 @@
 public import Foundation
 public import StageMixJSON
+public import StageMixStorage
 
 /// A recorded livestream session: a validated `session.json`, from a capture folder or any other
 /// ``CaptureSource``. Every capture has passed the contract's rules; there is no unchecked way to make one.
@@ -19,6 +20,9 @@ public struct Capture: Sendable, Hashable {
     public var events: [SessionEvent]
     /// Problems that do not stop composition (deprecated mode names, ...).
     public var warnings: [JSONProblem]
+    /// For a capture in object storage (``CaptureBucket``): its prefix as listed, read by ranged GETs.
+    /// `directory` is then the prefix's `s3://` URL.
+    public internal(set) var objects: StoredObjects?
 
     /// Checks `manifest` by every rule a `session.json` on disk is checked by (it is read through the
     /// same reader), so a capture made by an importer or a generator is as valid as one read from a
@@ -53,6 +57,14 @@ public struct Capture: Sendable, Hashable {
 
     public func participant(_ id: String) -> Participant? { participants.first { $0.id == id } }
     public func track(_ id: String) -> Track? { tracks.first { $0.id == id } }
-    /// Absolute location of a capture-relative media path.
+    /// Absolute location of a capture-relative media path in a capture folder.
     public func mediaURL(_ relativePath: String) -> URL { directory.appendingPathComponent(relativePath) }
+
+    /// Where a capture-relative media path is: a file of the folder, or an object of the bucket.
+    public func media(_ relativePath: String) -> MediaLocation {
+        objects.map { .object(relativePath: relativePath, in: $0) } ?? .file(mediaURL(relativePath))
+    }
+
+    /// The capture's location as users name it: a folder's path or a bucket prefix's `s3://` URL.
+    public var location: String { objects?.prefix.description ?? directory.path }
 }

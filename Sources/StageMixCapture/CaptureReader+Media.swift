@@ -16,6 +16,13 @@ extension CaptureReader {
                      "track \"\(track.id)\", layer \"\(layer.quality.rawValue)\"")
                 }
             for entry in files {
+                if let objects = capture.objects {
+                    if objects.size(of: entry.file) == nil {
+                        problems.append(JSONProblem(file: entry.file, path: entry.path.description, expected: "a media object for \(entry.what)",
+                                                    found: "no object at \(objects.location(of: entry.file))"))
+                    }
+                    continue
+                }
                 let url = capture.mediaURL(entry.file)
                 var isDirectory: ObjCBool = false
                 let found: String

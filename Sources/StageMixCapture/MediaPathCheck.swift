@@ -31,7 +31,8 @@ struct MediaPathCheck {
             return Violation(expected: "a path to a file inside the capture directory", found: "\"\(path)\", the directory itself")
         }
         // A missing file is reported by CaptureReader.missingMedia; only an existing one can be resolved.
-        guard let resolvedRoot = Self.realPath(directory.path),
+        // An object store has keys, not links: nothing to resolve there.
+        guard directory.isFileURL, let resolvedRoot = Self.realPath(directory.path),
               let resolved = Self.realPath(directory.appendingPathComponent(path).path) else { return nil }
         if !resolved.hasPrefix(resolvedRoot == "/" ? "/" : resolvedRoot + "/") {
             return Violation(expected: "a file inside the capture directory", found: "\"\(path)\", which resolves to \(resolved) through a symbolic link")

@@ -1,12 +1,15 @@
 public import ArgumentParser
 import Foundation
 public import StageMixOptions
+import StageMixCapture
+import StageMixStorage
 
 extension ExitCode {
     public init(_ status: ComposeChild.ExitStatus) { self.init(status.rawValue) }
     public static let usageError = ExitCode(ComposeChild.ExitStatus.usageError)
     public static let badInput = ExitCode(ComposeChild.ExitStatus.badInput)
     public static let internalFailure = ExitCode(ComposeChild.ExitStatus.internalFailure)
+    public static let temporaryFailure = ExitCode(ComposeChild.ExitStatus.temporaryFailure)
 }
 
 /// Runs a command body, mapping errors to the two exit codes with a message on stderr.
@@ -29,17 +32,36 @@ public func runReportingErrors(_ body: () async throws -> Void) async throws {
 
 /// Prints `error` and returns the exit code it maps to.
 private func reported(_ error: any Error) -> ExitCode {
+    if let storage = storageFailure(error) {
+        // The store's own words, naming the URL: wrong keys, a missing bucket or key, access denied
+        // are the input's fault (65); a store that stayed unreachable or failing is temporary (75).
+        FileHandle.standardError.write(Data("stagemix: \(storage.isTransient ? "object storage unavailable: " : "")\(storage)\n".utf8))
+        return storage.isTransient ? .temporaryFailure : .badInput
+    }
     switch error {
     case let exit as ExitCode:
         return exit
     case let option as OptionError:
         FileHandle.standardError.write(Data("stagemix: \(option)\n".utf8))
         return .usageError
+    case let configuration as StorageConfigurationError:
+        FileHandle.standardError.write(Data("stagemix: \(configuration)\n".utf8))
+        return .badInput
     case let bad as BadInput:
         FileHandle.standardError.write(Data("stagemix: \(bad)\n".utf8))
         return .badInput
     default:
         FileHandle.standardError.write(Data("stagemix: internal error: \(error)\n".utf8))
         return .internalFailure
+    }
+}
+
+/// The object store's error behind `error`, however it was wrapped on the way.
+private func storageFailure(_ error: any Error) -> S3Error? {
+    switch error {
+    case let storage as S3Error: storage
+    case let capture as CaptureError: capture.storage
+    case let bad as BadInput: storageFailure(bad.underlying)
+    default: nil
     }
 }

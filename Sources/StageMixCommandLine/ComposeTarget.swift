@@ -3,7 +3,7 @@ public import StageMixOptions
 
 /// Where a composition goes: `--out` and `--overwrite`, shared by `compose` and `enqueue`.
 public struct ComposeTarget: ParsableArguments {
-    @Option(help: "Output directory; written whole or not at all, never over a folder StageMix did not write.")
+    @Option(help: "Output folder, or s3://bucket/prefix; written whole or not at all, never over what StageMix did not write.")
     public var out: String
 
     @Flag(help: "Replace an earlier StageMix output at --out (never a folder StageMix did not write).")

@@ -8,7 +8,7 @@ public import StageMixOptions
 /// The capture and the options that shape its plan: layout, canvas, grace, billing. Declared here
 /// once for `plan`, `preview`, `compose` and `enqueue`; the values live in ``ComposeOptions``.
 public struct PlanOptions: ParsableArguments {
-    @Argument(help: "The capture directory (holding session.json).")
+    @Argument(help: "The capture: a folder holding session.json, or an s3://bucket/prefix holding it.")
     public var capture: String
 
     @Option(help: "Layout: a built-in name (\(Layout.builtinNames.joined(separator: ", "))) or a layout JSON file. Default: \(ComposeOptions.defaultLayout).")

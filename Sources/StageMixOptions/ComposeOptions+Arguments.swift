@@ -65,6 +65,8 @@ extension ComposeOptions {
 
     /// `path` made absolute against `directory`, standardised, without a trailing slash.
     public static func absolute(_ path: String, relativeTo directory: String) -> String {
+        // A URL (`s3://bucket/prefix`) names the same place wherever it is read: kept as written.
+        if path.contains("://") { return path }
         let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : URL(fileURLWithPath: directory).appendingPathComponent(path)
         var s = url.standardizedFileURL.path
         while s.count > 1 && s.hasSuffix("/") { s.removeLast() }

@@ -68,10 +68,20 @@ public struct ComposeRun: Sendable {
             try FileManager.default.createDirectory(at: hls, withIntermediateDirectories: false)
             var lost: [String: String] = [:]
             for problem in missing { lost[problem.path] = problem.description }
-            let result = try CompositionPipeline(capture: capture, plan: document.plan, settings: settings,
+            // Media in a bucket: a read the store failed after its retries stops the run with the
+            // store's error; the media is not composed around as if it were damaged.
+            let storage = capture.objects
+            let result: CompositionPipeline.Result
+            do {
+                result = try CompositionPipeline(capture: capture, plan: document.plan, settings: settings,
                                                  stageEvents: StageEvent.of(document.timeline))
-                .run(hlsDirectory: hls, mp4: settings.mp4 ? staging.appendingPathComponent(OutputFiles.mp4) : nil,
-                     pictures: staging, progress: progress, shouldStop: shouldStop)
+                    .run(hlsDirectory: hls, mp4: settings.mp4 ? staging.appendingPathComponent(OutputFiles.mp4) : nil,
+                         pictures: staging, progress: progress, shouldStop: { shouldStop() || storage?.failure != nil })
+            } catch {
+                if let failure = storage?.failure { throw failure }
+                throw error
+            }
+            if let failure = storage?.failure { throw failure }
             lost.merge(result.lostMedia) { a, _ in a }
             let plan = document.plan
             let report = Report(

@@ -2,6 +2,7 @@ public import Foundation
 public import StageMixCapture
 import StageMixMedia
 import StageMixTime
+import StageMixStorage
 
 /// The lobby check of a capture: does every track layer open and decode, what codec, size,
 /// rate and length does it have, where is its first keyframe, and is any microphone silent
@@ -28,14 +29,14 @@ public struct CaptureProbe: Sendable {
                 for layer in track.layers {
                     var entry = blank(track, quality: layer.quality.rawValue, file: layer.file,
                                       startOffsetMs: track.startOffsetMs(of: layer))
-                    let timeline = probeVideo(capture.mediaURL(layer.file), into: &entry)
-                    judge(timeline, against: PublishedMedia(track: track, in: capture), into: &entry)
+                    let timeline = probeVideo(capture.media(layer.file), into: &entry)
+                    if entry.headersOnly != true { judge(timeline, against: PublishedMedia(track: track, in: capture), into: &entry) }
                     streams.append(entry)
                 }
             } else if let file = track.file {
                 var entry = blank(track, quality: nil, file: file, startOffsetMs: track.startOffsetMs)
-                let timeline = probeAudio(capture.mediaURL(file), into: &entry)
-                judge(timeline, against: PublishedMedia(track: track, in: capture), into: &entry)
+                let timeline = probeAudio(capture.media(file), into: &entry)
+                if entry.headersOnly != true { judge(timeline, against: PublishedMedia(track: track, in: capture), into: &entry) }
                 streams.append(entry)
             }
         }
@@ -61,9 +62,13 @@ public struct CaptureProbe: Sendable {
                     quality: quality, file: file, startOffsetMs: startOffsetMs, opens: false, decodes: false)
     }
 
-    private func open(_ url: URL, _ type: MediaType, into entry: inout StreamProbe) -> (Demuxer, StreamInfo)? {
+    /// Packets of sound read from media in object storage: about a second, enough to know it decodes.
+    static let headerAudioPackets = 50
+
+    private func open(_ media: MediaLocation, _ type: MediaType, into entry: inout StreamProbe) -> (Demuxer, StreamInfo)? {
+        if case .object = media { entry.headersOnly = true }
         do {
-            let demuxer = try Demuxer(url: url)
+            let demuxer = try Demuxer(media)
             guard let stream = demuxer.firstStream(ofType: type) else {
                 entry.error = "no \(type) stream in \(demuxer.formatName)"
                 return nil
@@ -79,9 +84,10 @@ public struct CaptureProbe: Sendable {
 
     /// Reads every packet (cheap) for length and first keyframe; decodes only the first few.
     @discardableResult
-    private func probeVideo(_ url: URL, into entry: inout StreamProbe) -> PacketTimeline {
+    private func probeVideo(_ media: MediaLocation, into entry: inout StreamProbe) -> PacketTimeline {
         var timeline = PacketTimeline()
-        guard let (demuxer, stream) = open(url, .video, into: &entry) else { return timeline }
+        guard let (demuxer, stream) = open(media, .video, into: &entry) else { return timeline }
+        let headersOnly = entry.headersOnly == true
         entry.width = stream.width
         entry.height = stream.height
         entry.frameRate = stream.frameRate?.doubleValue
@@ -105,6 +111,8 @@ public struct CaptureProbe: Sendable {
                 if decoded < framesToDecode {
                     try decoder.send(packet)
                     try receive()
+                } else if headersOnly {
+                    break
                 }
             }
             if decoded < framesToDecode {
@@ -119,6 +127,7 @@ public struct CaptureProbe: Sendable {
         entry.packets = packets
         entry.decoded = decoded
         if let firstPts, let endPts { entry.durationSeconds = Double(endPts - firstPts) * seconds }
+        if headersOnly { entry.durationSeconds = demuxer.duration }
         if let firstPts, let firstKeyframePts {
             entry.firstKeyframeMs = entry.startOffsetMs + MediaTime.ms(seconds: Double(firstKeyframePts - firstPts) * seconds)
         }
@@ -127,9 +136,10 @@ public struct CaptureProbe: Sendable {
 
     /// Decodes the whole track, as a mic check listens to all of it.
     @discardableResult
-    private func probeAudio(_ url: URL, into entry: inout StreamProbe) -> PacketTimeline {
+    private func probeAudio(_ media: MediaLocation, into entry: inout StreamProbe) -> PacketTimeline {
         var timeline = PacketTimeline()
-        guard let (demuxer, stream) = open(url, .audio, into: &entry) else { return timeline }
+        guard let (demuxer, stream) = open(media, .audio, into: &entry) else { return timeline }
+        let enough = entry.headersOnly == true ? Self.headerAudioPackets : Int.max
         entry.sampleRate = stream.sampleRate
         entry.channels = stream.channels
         var level = AudioLevel()
@@ -142,6 +152,7 @@ public struct CaptureProbe: Sendable {
                     packets += 1
                     timeline.add(packet)
                     level.add(try decoder.decode(packet).interleaved)
+                    if packets >= enough { break }
                 }
             } else {
                 let decoder = try AudioDecoder(stream: stream)
@@ -154,6 +165,7 @@ public struct CaptureProbe: Sendable {
                     timeline.add(packet)
                     try decoder.send(packet)
                     try receive()
+                    if packets >= enough { break }
                 }
                 try decoder.send(nil)
                 try receive()
@@ -169,7 +181,8 @@ public struct CaptureProbe: Sendable {
         if stream.sampleRate > 0 { entry.durationSeconds = Double(level.count / channels) / Double(stream.sampleRate) }
         entry.rmsDbfs = level.rmsDbfs
         entry.peakDbfs = level.peakDbfs
-        if let peak = level.peakDbfs { entry.silent = peak < silenceThresholdDbfs }
+        if let peak = level.peakDbfs, entry.headersOnly != true { entry.silent = peak < silenceThresholdDbfs }
+        if entry.headersOnly == true { entry.durationSeconds = demuxer.duration }
         return timeline
     }
 }

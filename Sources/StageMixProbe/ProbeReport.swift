@@ -52,6 +52,9 @@ public struct StreamProbe: Sendable, Hashable, Codable {
     /// Stretches of session time, inside the published ones, where the file's timestamps jump by more
     /// than the probe's gap threshold: nothing was recorded there.
     public var gaps: [ProbeGap]?
+    /// True for media in object storage: only its header and first frames (or first second of
+    /// sound) were read, by ranged GETs, so length, gaps, truncation and silence were not checked.
+    public var headersOnly: Bool?
 
     public var passes: Bool { opens && decodes && silent != true && truncated != true && (gaps ?? []).isEmpty }
 }

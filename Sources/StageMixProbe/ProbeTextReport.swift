@@ -22,9 +22,14 @@ public enum ProbeTextReport {
         var out = "capture \(report.sessionId), \(String(format: "%.1f", Double(report.durationMs) / 1000)) s, \(report.streams.count) media files\n\n"
         out += ([header] + rows).map(line).joined(separator: "\n") + "\n\n"
         let problems = report.problems
-        out += problems.isEmpty ? "all media opens and decodes; no silent microphone\n"
+        let headersOnly = report.streams.contains { $0.headersOnly == true }
+        out += problems.isEmpty ? (headersOnly ? "all media opens and decodes\n" : "all media opens and decodes; no silent microphone\n")
             : "\(problems.count) problem\(problems.count == 1 ? "" : "s"):\n"
                 + problems.map { "  \($0.file): \(status($0))\(detail($0).map { " (\($0))" } ?? "")\n" }.joined()
+        if headersOnly {
+            out += "media in object storage: only headers and first frames were read (ranged GETs); length, gaps and silence\n"
+                + "are checked when the whole file is read (probe a local copy to check them)\n"
+        }
         return out
     }
 
@@ -47,6 +52,6 @@ public enum ProbeTextReport {
         if s.truncated == true { return "ENDS EARLY" }
         if !(s.gaps ?? []).isEmpty { return "GAPS" }
         if s.silent == true { return "SILENT" }
-        return "ok"
+        return s.headersOnly == true ? "ok (headers)" : "ok"
     }
 }

@@ -95,6 +95,9 @@ public struct FolderPublisher: OutputPublishing {
         try check()
         let entries = try FileManager.default.contentsOfDirectory(atPath: staging.path).filter { $0 != OutputMarker.fileName }
         try OutputMarker(entries: entries, job: job).write(in: staging)
+        // On the disk before it is in place: a power loss after publication cannot lose it.
+        try Durability.syncTree(staging)
+        defer { try? Durability.sync(parent.path) }
         var info = stat()
         if lstat(target.path, &info) != 0 {
             switch try AtomicRename.moveWithoutReplacing(staging, to: target) {

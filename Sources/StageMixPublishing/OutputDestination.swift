@@ -1,20 +1,31 @@
 public import Foundation
+public import StageMixStorage
 
 /// Where a composition's output is published, named once as a URL-like value: in `JobSpec`, the
 /// queue's composition record and the API's answers. A local folder is written as its absolute path
 /// (a `file://` URL is read as one too), so stored jobs and answers read as they always have; other
-/// kinds (object storage, `s3://bucket/prefix`) are further cases here, each with its own publisher.
+/// kinds are further cases here, each with its own publisher.
 public enum OutputDestination: Sendable, Hashable, Codable, CustomStringConvertible {
     /// A folder on this machine, absolute and standardised.
     case folder(URL)
+    /// A prefix of an S3-compatible bucket, `s3://bucket/prefix` (no trailing `/`).
+    case bucket(S3Location)
 
     /// Reads a destination as the user wrote it: a path (relative to `directory`), or a URL.
     /// A URL of a kind StageMix cannot write yet is refused with the reason.
     public init(parsing text: String, relativeTo directory: String = FileManager.default.currentDirectoryPath) throws(OutputRefusal) {
         if let scheme = Self.scheme(of: text) {
+            if scheme == "s3" {
+                guard let location = S3Location(text) else {
+                    throw OutputRefusal(.unsupportedDestination,
+                                        "\(text): expected s3://bucket/prefix, with a bucket name of 3 to 63 lower-case letters, digits, dots and hyphens")
+                }
+                self = .bucket(S3Location(bucket: location.bucket, key: location.key.hasSuffix("/") ? String(location.key.dropLast()) : location.key))
+                return
+            }
             guard scheme == "file", let url = URL(string: text), url.isFileURL else {
                 throw OutputRefusal(.unsupportedDestination,
-                                    "\(text): StageMix writes outputs to local folders; \(scheme):// destinations are not supported")
+                                    "\(text): StageMix writes outputs to local folders and s3:// prefixes; \(scheme):// destinations are not supported")
             }
             self = .folder(Self.canonical(url))
             return
@@ -29,17 +40,27 @@ public enum OutputDestination: Sendable, Hashable, Codable, CustomStringConverti
         URL(fileURLWithPath: url.absoluteURL.standardizedFileURL.path, isDirectory: true)
     }
 
-    /// The local folder the output is published to.
-    public var folder: URL {
+    /// The local folder the output is published to, if it is one.
+    public var folder: URL? {
         switch self {
         case .folder(let url): url
+        case .bucket: nil
         }
     }
 
-    /// The destination as it is stored and shown: a folder's absolute path.
+    /// The destination as it is stored and shown: a folder's absolute path, a prefix's `s3://` URL.
     public var description: String {
         switch self {
         case .folder(let url): url.path
+        case .bucket(let location): location.description
+        }
+    }
+
+    /// Where a file of the output is once published: a path, or an `s3://` URL.
+    public func location(of relativePath: String) -> String {
+        switch self {
+        case .folder(let url): url.appendingPathComponent(relativePath).path
+        case .bucket(let location): location.appending(relativePath).description
         }
     }
 
@@ -49,6 +70,7 @@ public enum OutputDestination: Sendable, Hashable, Codable, CustomStringConverti
     public func publisher(overwrite: Bool, job: String? = nil, protecting inputs: [URL] = []) -> any OutputPublishing {
         switch self {
         case .folder(let url): FolderPublisher(target: url, overwrite: overwrite, job: job, protecting: inputs)
+        case .bucket(let location): BucketPublisher(prefix: location, overwrite: overwrite, job: job, protecting: inputs)
         }
     }
 

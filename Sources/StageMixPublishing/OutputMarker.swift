@@ -24,16 +24,22 @@ public struct OutputMarker: Codable, Sendable, Equatable {
 
     /// The marker of `directory`, or nil if it has none that parses.
     public static func read(in directory: URL) -> OutputMarker? {
-        let url = directory.appendingPathComponent(fileName)
-        guard let data = FileManager.default.contents(atPath: url.path),
-              let marker = try? JSONDecoder().decode(OutputMarker.self, from: data),
-              marker.format == currentFormat else { return nil }
+        FileManager.default.contents(atPath: directory.appendingPathComponent(fileName).path).flatMap(decoded)
+    }
+
+    /// A marker's bytes as read from a file or an object; nil unless they are one.
+    static func decoded(_ data: Data) -> OutputMarker? {
+        guard let marker = try? JSONDecoder().decode(OutputMarker.self, from: data), marker.format == currentFormat else { return nil }
         return marker
     }
 
-    func write(in directory: URL) throws {
+    func encoded() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        try encoder.encode(self).write(to: directory.appendingPathComponent(Self.fileName))
+        return try encoder.encode(self)
+    }
+
+    func write(in directory: URL) throws {
+        try encoded().write(to: directory.appendingPathComponent(Self.fileName))
     }
 }

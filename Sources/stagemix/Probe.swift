@@ -4,6 +4,7 @@ import Foundation
 import StageMixOptions
 import StageMixMedia
 import StageMixProbe
+import StageMixCapture
 
 extension StageMix {
     /// `stagemix probe`: the lobby check of a capture's media.
@@ -12,7 +13,7 @@ extension StageMix {
             abstract: "Check that every track layer opens and decodes; report codec, size, rate, length, first keyframe and silent microphones.",
             discussion: "Exit status 0 when every file passes, 1 when a file cannot be opened or decoded or a microphone is silent, 65 for an invalid capture.")
 
-        @Argument(help: "The capture directory (holding session.json).")
+        @Argument(help: "The capture: a folder holding session.json, or an s3://bucket/prefix holding it.")
         var capture: String
 
         @Flag(help: "Print JSON instead of a table.")
@@ -34,7 +35,7 @@ extension StageMix {
                 MediaLog.setLevel(.quiet)
                 let probe = CaptureProbe(framesToDecode: frames, silenceThresholdDbfs: silenceThreshold)
                 let report: ProbeReport
-                do { report = try probe.probe(directory: URL(fileURLWithPath: capture)) } catch { throw BadInput(error) }
+                do { report = probe.probe(try CaptureSources.source(at: capture).capture()) } catch { throw BadInput(error) }
                 if json {
                     let encoder = JSONEncoder()
                     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

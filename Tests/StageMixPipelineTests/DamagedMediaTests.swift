@@ -4,6 +4,7 @@ import StageMixMedia
 @testable import StageMixPipeline
 import StageMixSynth
 import StageMixTestSupport
+import StageMixStorage
 
 /// Composes the end-to-end scenario with one file damaged, at the byte level or by the ffmpeg tool:
 /// the composition finishes, and `report.json`'s `losses` say which track lost what, when, and why.
@@ -70,7 +71,7 @@ struct DamagedMediaTests {
         try Self.shiftAnaMic(root, expected, afterSeconds: 4, by: 36_000)
         let ledger = LossLedger()
         let file = try Self.file(expected, track: "TR_ana_mic")
-        let reader = try AudioTrackReader(url: root.appendingPathComponent(file), file: file, trackId: "TR_ana_mic",
+        let reader = try AudioTrackReader(media: .file(root.appendingPathComponent(file)), file: file, trackId: "TR_ana_mic",
                                           startOffsetMs: 0, ledger: ledger)
         var block = [Float](repeating: 0, count: 1_600)
         var largest = 0, heard = 0

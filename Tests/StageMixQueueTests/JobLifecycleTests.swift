@@ -1,3 +1,4 @@
+import StageMixTime
 import Testing
 @testable import StageMixQueue
 

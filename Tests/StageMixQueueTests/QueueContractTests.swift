@@ -1,3 +1,4 @@
+import StageMixTime
 import Foundation
 import Testing
 import StageMixOptions

@@ -14,6 +14,8 @@ enum BotocoreSigner {
         var sessionToken: String?
         var region: String
         var timestamp: String
+        /// Set: a presigned URL valid this many seconds, instead of an Authorization header.
+        var expires: Int? = nil
     }
 
     static let script = #"""
@@ -33,12 +35,16 @@ enum BotocoreSigner {
             botocore.auth.datetime.datetime = Clock
             request = AWSRequest(method=r["method"], url=r["url"], headers=dict(r["headers"]), data=base64.b64decode(r["body"]))
             creds = Credentials(r["accessKeyId"], r["secretAccessKey"], r.get("sessionToken"))
-            botocore.auth.S3SigV4Auth(creds, "s3", r["region"]).add_auth(request)
-            out.append(request.headers["Authorization"])
+            if r.get("expires") is not None:
+                botocore.auth.S3SigV4QueryAuth(creds, "s3", r["region"], expires=r["expires"]).add_auth(request)
+                out.append(request.url)
+            else:
+                botocore.auth.S3SigV4Auth(creds, "s3", r["region"]).add_auth(request)
+                out.append(request.headers["Authorization"])
         print(json.dumps(out))
         """#
 
-    /// The Authorization header botocore computes for each request.
+    /// The Authorization header botocore computes for each request (the presigned URL for a request with `expires`).
     static func authorizations(_ requests: [Request]) throws -> [String] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")

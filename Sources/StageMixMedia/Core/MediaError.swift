@@ -27,6 +27,8 @@ public struct MediaError: Error, Sendable, CustomStringConvertible {
         public static let timedOut = Code("timedOut")
         /// A picture larger than `MediaLimits` allow.
         public static let tooLarge = Code("tooLarge")
+        /// The object store failed a read after its retries: the media may be fine, the store was not.
+        public static let storageFailed = Code("storageFailed")
     }
 
     public let code: Code

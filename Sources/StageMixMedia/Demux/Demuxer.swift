@@ -1,5 +1,6 @@
 public import Foundation
 internal import CFFmpeg
+public import StageMixStorage
 
 /// Reads packets from any container libavformat can open (WebM, Matroska,
 /// MP4, Ogg, IVF, MPEG-TS). Use from one thread at a time.
@@ -13,6 +14,23 @@ public final class Demuxer: @unchecked Sendable {
     /// What this demuxer may cost (deadlines; the picture size stream probing may decode).
     public let limits: MediaLimits
     private let watch = MediaWatch()
+    /// The object read, for media in a bucket; FFmpeg reads through its I/O context.
+    private let object: ObjectInput?
+
+    /// Opens media wherever it is: a file, or an object in a bucket read by ranged GETs.
+    public convenience init(_ media: MediaLocation, limits: MediaLimits = .standard) throws(MediaError) {
+        switch media {
+        case .file(let url): try self.init(url: url, limits: limits)
+        case .object(let path, let objects): try self.init(object: ObjectInput(relativePath: path, in: objects), limits: limits)
+        }
+    }
+
+    private init(object: ObjectInput, limits: MediaLimits) throws(MediaError) {
+        self.object = object
+        location = object.location.description
+        self.limits = limits
+        (context, streams) = try Self.open(location: location, watch: watch, limits: limits, object: object)
+    }
 
     /// Opens `url` (a file URL or any URL libavformat understands) and probes its streams.
     ///
@@ -22,22 +40,37 @@ public final class Demuxer: @unchecked Sendable {
     public init(url: URL, limits: MediaLimits = .standard) throws(MediaError) {
         location = url.isFileURL ? url.path : url.absoluteString
         self.limits = limits
+        object = nil
         if url.isFileURL { try Self.checkRegularFile(location) }
+        (context, streams) = try Self.open(location: location, watch: watch, limits: limits, object: nil)
+    }
+
+    /// Opens and probes: the format context and its streams. An object is read through its I/O
+    /// context; a failure of the store is reported as the store's error, not as damaged media.
+    private static func open(location: String, watch: MediaWatch, limits: MediaLimits,
+                             object: ObjectInput?) throws(MediaError) -> (UnsafeMutablePointer<AVFormatContext>?, [StreamInfo]) {
         guard let ctx = avformat_alloc_context() else { throw .outOfMemory("format context") }
         cff_format_watch(ctx, watch.pointer)
+        if let object {
+            ctx.pointee.pb = object.context
+            ctx.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+        }
         var opening: UnsafeMutablePointer<AVFormatContext>? = ctx
-        let watch = self.watch
         watch.arm(seconds: limits.openSeconds)
         defer { watch.disarm() }
-        let opened = avformat_open_input(&opening, location, nil, nil)  // frees the context on failure
-        if opened < 0 {
-            throw Self.error(opened, .openFailed, "cannot open '\(location)'")
+        func failure(_ ret: Int32, _ code: MediaError.Code, _ context: String) -> MediaError {
+            if let stored = object?.failure { return MediaError(.storageFailed, "\(context): \(stored)") }
+            return Self.error(ret, code, context)
         }
-        context = opening
+        let opened = avformat_open_input(&opening, object == nil ? location : "", nil, nil)  // frees the context on failure
+        if opened < 0 {
+            throw failure(opened, .openFailed, "cannot open '\(location)'")
+        }
+        var context = opening
         let probed = Self.findStreamInfo(ctx, maxPixels: limits.maxPixels)
         if probed < 0 {
             avformat_close_input(&context)
-            throw Self.error(probed, .invalidData, "cannot read stream info of '\(location)'")
+            throw failure(probed, .invalidData, "cannot read stream info of '\(location)'")
         }
         var found: [StreamInfo] = []
         for i in 0..<Int(ctx.pointee.nb_streams) {
@@ -48,7 +81,7 @@ public final class Demuxer: @unchecked Sendable {
                 throw error
             }
         }
-        streams = found
+        return (context, found)
     }
 
     /// Probing may decode a picture per stream; each probing decoder gets the `max_pixels` limit.
@@ -124,6 +157,12 @@ public final class Demuxer: @unchecked Sendable {
         watch.arm(seconds: limits.readSeconds)
         let ret = av_read_frame(context, p)
         watch.disarm()
+        if ret < 0, let stored = object?.failure {
+            // The store failed, not the media: never mistaken for the end of the file or damage.
+            var dead: UnsafeMutablePointer<AVPacket>? = p
+            av_packet_free(&dead)
+            throw MediaError(.storageFailed, "cannot read packet from '\(location)': \(stored)")
+        }
         if ret == cff_AVERROR_EOF() {
             var dead: UnsafeMutablePointer<AVPacket>? = p
             av_packet_free(&dead)

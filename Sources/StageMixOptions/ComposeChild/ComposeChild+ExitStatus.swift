@@ -10,6 +10,9 @@ extension ComposeChild {
         public static let usageError = ExitStatus(rawValue: 64)
         /// The capture, layout, tables or edits are wrong, or `--out` is not StageMix's to replace (EX_DATAERR).
         public static let badInput = ExitStatus(rawValue: 65)
+        /// The object store could not be reached, or kept failing, after the retries (EX_TEMPFAIL): the
+        /// same command may well succeed later, and a queue tries the job again.
+        public static let temporaryFailure = ExitStatus(rawValue: 75)
         /// Anything else that went wrong (EX_SOFTWARE).
         public static let internalFailure = ExitStatus(rawValue: 70)
         /// Stopped by SIGINT (130).

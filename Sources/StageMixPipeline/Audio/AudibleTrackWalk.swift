@@ -51,7 +51,7 @@ struct AudibleTrackWalk {
                 for source in here.sources where !failed.contains(source.trackId) {
                     do {
                         let reader = try readers[source.trackId] ?? AudioTrackReader(
-                            url: capture.mediaURL(source.file), file: source.file, trackId: source.trackId,
+                            media: capture.media(source.file), file: source.file, trackId: source.trackId,
                             startOffsetMs: capture.track(source.trackId)?.startOffsetMs ?? 0, ledger: unreported)
                         readers[source.trackId] = reader
                         let count = end - at

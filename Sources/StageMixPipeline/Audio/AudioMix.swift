@@ -71,7 +71,7 @@ final class AudioMix {
     private func reader(for source: PlannedAudio) throws(MediaError) -> AudioTrackReader {
         if let reader = readers[source.trackId] { return reader }
         let offset = capture.track(source.trackId)?.startOffsetMs ?? 0
-        let reader = try AudioTrackReader(url: capture.mediaURL(source.file), file: source.file, trackId: source.trackId,
+        let reader = try AudioTrackReader(media: capture.media(source.file), file: source.file, trackId: source.trackId,
                                           startOffsetMs: offset, ledger: ledger)
         readers[source.trackId] = reader
         return reader

@@ -1,5 +1,6 @@
 import Foundation
 import StageMixMedia
+import StageMixStorage
 import StageMixTime
 
 /// Reads one audio track file and delivers its samples on the session clock, at 48 kHz.
@@ -36,13 +37,13 @@ final class AudioTrackReader {
     /// the packet it came with but to the next gap: that is what the dropped data left.
     private var explainedErrors = 0
 
-    init(url: URL, file: String, trackId: String, startOffsetMs: Int, ledger: LossLedger) throws(MediaError) {
+    init(media: MediaLocation, file: String, trackId: String, startOffsetMs: Int, ledger: LossLedger) throws(MediaError) {
         self.file = file
         self.trackId = trackId
         self.ledger = ledger
-        demuxer = try Demuxer(url: url)
+        demuxer = try Demuxer(media)
         guard let audio = demuxer.firstStream(ofType: .audio) else {
-            throw MediaError(.invalidData, "'\(url.path)' has no audio stream")
+            throw MediaError(.invalidData, "'\(media)' has no audio stream")
         }
         stream = audio
         if audio.codecName == "opus" {

@@ -1,5 +1,6 @@
 import Foundation
 import StageMixMedia
+import StageMixStorage
 
 /// Reads one simulcast layer file and hands out the picture showing at a session time.
 ///
@@ -54,17 +55,17 @@ final class LayerReader {
 
     /// Opens a layer the capture says is `width`x`height`: a stream or picture over `MediaLimits.nominalSlack`
     /// times that (or over `MediaLimits.maxPixels`) is refused as `.tooLarge`.
-    init(url: URL, file: String, width: Int, height: Int, startOffsetSeconds: Double, counter: DecodeCounter,
+    init(media: MediaLocation, file: String, width: Int, height: Int, startOffsetSeconds: Double, counter: DecodeCounter,
          threadCount: Int = 1, limits: MediaLimits = .standard) throws(MediaError) {
         self.file = file
         self.counter = counter
         let limits = limits.forLayer(width: width, height: height)
-        demuxer = try Demuxer(url: url, limits: limits)
+        demuxer = try Demuxer(media, limits: limits)
         guard let video = demuxer.firstStream(ofType: .video) else {
-            throw MediaError(.invalidData, "'\(url.path)' has no video stream")
+            throw MediaError(.invalidData, "'\(media)' has no video stream")
         }
         guard video.width * video.height <= limits.maxPixels else {
-            throw MediaError(.tooLarge, "'\(url.path)' claims \(video.width)x\(video.height) pictures for a \(width)x\(height) layer")
+            throw MediaError(.tooLarge, "'\(media)' claims \(video.width)x\(video.height) pictures for a \(width)x\(height) layer")
         }
         stream = video
         decoder = try VideoDecoder(stream: video, threadCount: threadCount, maxPixels: limits.maxPixels)

@@ -196,7 +196,7 @@ final class TrackVideoSource {
     private func open(_ quality: LayerQuality, at t: Double) -> LayerReader? {
         guard let layer = track.layer(quality), failures[layer.file] == nil else { return nil }
         do {
-            return try LayerReader(url: capture.mediaURL(layer.file), file: layer.file, width: layer.width, height: layer.height,
+            return try LayerReader(media: capture.media(layer.file), file: layer.file, width: layer.width, height: layer.height,
                                    startOffsetSeconds: MediaTime.seconds(ms: track.startOffsetMs(of: layer)), counter: counter)
         } catch {
             failures[layer.file] = (error, MediaLoss.Cause(failure: error), t)

@@ -122,15 +122,17 @@ public struct CompositionView: Codable, Sendable, Hashable {
             }
         case .succeeded:
             progress = 100
-            let directory = composition.destination.folder
-            func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
-            outputs = Outputs(directory: directory.path, playlist: path(OutputFiles.hlsPlaylist), timeline: path(OutputFiles.timeline),
+            let destination = composition.destination
+            func path(_ name: String) -> String { destination.location(of: name) }
+            outputs = Outputs(directory: destination.description, playlist: path(OutputFiles.hlsPlaylist), timeline: path(OutputFiles.timeline),
                               billing: path(OutputFiles.billing), plan: path(OutputFiles.plan), report: path(OutputFiles.report),
                               mp4: job.spec.options.mp4 == true ? path(OutputFiles.mp4) : nil,
                               thumbnails: job.spec.options.thumbnails == nil ? nil : path(OutputFiles.thumbnailTrack),
                               poster: job.spec.options.thumbnails == nil ? nil : path(OutputFiles.poster))
-            billing = Self.load(BillingSummary.self, from: directory.appendingPathComponent(OutputFiles.billing))
-            if let timeline = Self.load(TimelineFile.self, from: directory.appendingPathComponent(OutputFiles.timeline)) {
+            // Summaries are read from a local output; one in a bucket is listed by its URLs only.
+            let directory = destination.folder
+            billing = directory.flatMap { Self.load(BillingSummary.self, from: $0.appendingPathComponent(OutputFiles.billing)) }
+            if let timeline = directory.flatMap({ Self.load(TimelineFile.self, from: $0.appendingPathComponent(OutputFiles.timeline)) }) {
                 self.timeline = timeline.summary
                 duration = Double(timeline.durationMs) / 1000
             } else if let billing {

@@ -1,3 +1,4 @@
+public import StageMixTime
 /// The job lifecycle as a value-type state machine: each event is a `mutating` function that
 /// changes the record and says what happened. Both queue backends load a locked row, apply
 /// one of these, and write the row back, so the rules live here once and are tested without

@@ -1,3 +1,4 @@
+public import StageMixTime
 /// Settings every backend shares.
 public struct QueueOptions: Sendable {
     public var retry: Backoff

@@ -6,15 +6,18 @@ import StageMixPublishing
 /// worker publishes it over `<out>` through the same ``FolderPublisher`` `compose` uses, only while
 /// the attempt still holds its lease. Readers of `<out>` see the previous whole output or the new
 /// one, never a half, and nothing StageMix did not write is ever replaced.
+///
+/// An output in a bucket is staged in a local folder the same way and uploaded by its publisher
+/// (``BucketPublisher``) once the child has finished.
 struct AttemptOutput: Sendable {
-    let final: URL
+    let final: OutputDestination
     let attemptDirectory: URL
-    private let publisher: FolderPublisher
+    private let publisher: any OutputPublishing
 
     init(spec: JobSpec, lease: JobLease) {
-        final = URL(fileURLWithPath: spec.out)
-        publisher = FolderPublisher(target: final, overwrite: spec.options.overwrite ?? false, job: lease.jobID,
-                                    protecting: [URL(fileURLWithPath: spec.capture)])
+        final = (try? spec.destination) ?? .folder(URL(fileURLWithPath: spec.out))
+        let capture = spec.capture.contains("://") ? URL(string: spec.capture) : URL(fileURLWithPath: spec.capture)
+        publisher = final.publisher(overwrite: spec.options.overwrite ?? false, job: lease.jobID, protecting: capture.map { [$0] } ?? [])
         attemptDirectory = publisher.stagingPath()
     }
 
@@ -28,7 +31,9 @@ struct AttemptOutput: Sendable {
     /// Refuses an output the job may not replace (bad input: the job is not retried), then sweeps.
     func prepare() throws {
         try publisher.check()
-        try FileManager.default.createDirectory(at: final.deletingLastPathComponent(), withIntermediateDirectories: true)
+        if let folder = final.folder {
+            try FileManager.default.createDirectory(at: folder.deletingLastPathComponent(), withIntermediateDirectories: true)
+        }
         publisher.sweepLeftovers()
     }
 

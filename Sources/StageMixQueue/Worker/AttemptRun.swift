@@ -160,6 +160,8 @@ struct AttemptRun {
             }
             return .leaseLost
         }
+        // Read before publishing: an output in a bucket is no longer on this machine after.
+        let cpu = (try? Data(contentsOf: output.attemptDirectory.appendingPathComponent(OutputFiles.report))) ?? Data()
         do {
             try await AttemptOutput.onFileThread(output.publish)
         } catch let refusal as OutputRefusal {
@@ -173,7 +175,7 @@ struct AttemptRun {
             return .failed
         }
         logger.info("succeeded \(lease)")
-        worker.metrics.addComposeCPU(fromReport: output.final.appendingPathComponent(OutputFiles.report))
+        worker.metrics.addComposeCPU(fromReport: cpu)
         await report("succeed") { [lease] queue in _ = try await queue.succeed(lease) }
         return .succeeded
     }

@@ -57,9 +57,8 @@ public final class WorkerMetrics: Sendable {
     }
 
     /// Adds the CPU split of a published composition (its `report.json`); nothing when it has none.
-    func addComposeCPU(fromReport url: URL) {
-        guard let data = try? Data(contentsOf: url),
-              let report = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+    func addComposeCPU(fromReport data: Data) {
+        guard let report = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
               let cpu = report["cpuSeconds"] as? [String: Any] else { return }
         for stage in Self.cpuStages {
             if let seconds = cpu[stage] as? Double, seconds.isFinite, seconds > 0 { composeCPU[stage]?.increment(by: seconds) }

@@ -1,3 +1,4 @@
+public import StageMixTime
 public import StageMixQueue
 
 /// When a failed webhook delivery is tried again: the delay doubles from 5 s up to an hour, with

@@ -24,6 +24,13 @@ public struct StorageConfiguration: Sendable, Hashable {
         self.profile = profile
     }
 
+    /// This process's configuration: its environment, and the files under `$HOME/.aws`. Read afresh
+    /// each time (two small files), so a process that changes its environment sees the change.
+    public static func fromEnvironment() throws(StorageConfigurationError) -> StorageConfiguration {
+        let environment = ProcessInfo.processInfo.environment
+        return try resolve(environment: environment, home: environment["HOME"] ?? NSHomeDirectory())
+    }
+
     /// Resolves from `environment` and the files it points to (by default under `home`/.aws).
     ///
     /// Credentials: `AWS_ACCESS_KEY_ID` and `AWS_SECRET_ACCESS_KEY` (with `AWS_SESSION_TOKEN`), else the

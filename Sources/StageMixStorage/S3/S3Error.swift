@@ -13,8 +13,10 @@ public struct S3Error: Error, Sendable, Hashable, CustomStringConvertible {
         self.message = message
     }
 
-    /// Worth trying again: the store is busy or failing, not refusing (5xx, `SlowDown`).
-    public var isTransient: Bool { status >= 500 || code == "SlowDown" || code == "RequestTimeout" }
+    /// Worth trying again: the store is busy, failing or out of reach, not refusing (5xx, `SlowDown`,
+    /// a connection reset, refused or timed out). Still so after the retries, it is a temporary
+    /// failure (exit 75), which a queue tries again later.
+    public var isTransient: Bool { status >= 500 || code == "SlowDown" || code == "RequestTimeout" || code == "Unreachable" }
 
     public var description: String {
         "\(location): \(code) (HTTP \(status))" + (message.isEmpty ? "" : ": \(message)")

@@ -39,20 +39,47 @@ public struct SigV4Signer: Sendable {
         let signedHeaders = names.joined(separator: ";")
         let canonicalHeaders = names.map { "\($0):\(all[$0]!)\n" }.joined()
         let encodedPath = Self.encode(path, keepingSlash: true)
-        let canonicalQuery = query.map { (Self.encode($0.0, keepingSlash: false), Self.encode($0.1, keepingSlash: false)) }
-            .sorted { ($0.0, $0.1) < ($1.0, $1.1) }
-            .map { "\($0.0)=\($0.1)" }.joined(separator: "&")
+        let canonicalQuery = Self.canonicalQuery(query)
         let canonicalRequest = [method, encodedPath, canonicalQuery, canonicalHeaders, signedHeaders, payloadSHA256].joined(separator: "\n")
         let scope = "\(day)/\(region)/\(service)/aws4_request"
-        let stringToSign = ["AWS4-HMAC-SHA256", amzDate, scope, Self.hex(SHA256.hash(data: Data(canonicalRequest.utf8)))].joined(separator: "\n")
-        var key = SymmetricKey(data: Data("AWS4\(credentials.secretAccessKey)".utf8))
-        for part in [day, region, service, "aws4_request"] {
-            key = SymmetricKey(data: Data(HMAC<SHA256>.authenticationCode(for: Data(part.utf8), using: key)))
-        }
-        let signature = Self.hex(HMAC<SHA256>.authenticationCode(for: Data(stringToSign.utf8), using: key))
+        let signature = sign(canonicalRequest, amzDate: amzDate, scope: scope)
         all["authorization"] = "AWS4-HMAC-SHA256 Credential=\(credentials.accessKeyId)/\(scope), SignedHeaders=\(signedHeaders), Signature=\(signature)"
         let target = encodedPath + (canonicalQuery.isEmpty ? "" : "?" + canonicalQuery)
         return SignedRequest(method: method, url: "\(scheme)://\(host)\(target)", headers: all)
+    }
+
+    /// A presigned URL (the signature in the query string, `UNSIGNED-PAYLOAD`), valid for `expires`
+    /// seconds from `date`: what StageMix hands FFmpeg to read a media object, whose own HTTP client
+    /// then fetches exactly the byte ranges the demuxer asks for. Only `host` is signed, so the
+    /// reader's `Range` headers need no signature of their own.
+    public func presign(method: String = "GET", scheme: String, host: String, path: String, expires: Int, date: Date) -> String {
+        let amzDate = Self.timestamp(date)
+        let scope = "\(amzDate.prefix(8))/\(region)/\(service)/aws4_request"
+        var query = [("X-Amz-Algorithm", "AWS4-HMAC-SHA256"), ("X-Amz-Credential", "\(credentials.accessKeyId)/\(scope)"),
+                     ("X-Amz-Date", amzDate), ("X-Amz-Expires", String(expires)), ("X-Amz-SignedHeaders", "host")]
+        if let token = credentials.sessionToken { query.append(("X-Amz-Security-Token", token)) }
+        let encodedPath = Self.encode(path, keepingSlash: true)
+        let canonicalQuery = Self.canonicalQuery(query)
+        let canonicalRequest = [method, encodedPath, canonicalQuery, "host:\(host)\n", "host", "UNSIGNED-PAYLOAD"].joined(separator: "\n")
+        let signature = sign(canonicalRequest, amzDate: amzDate, scope: scope)
+        return "\(scheme)://\(host)\(encodedPath)?\(canonicalQuery)&X-Amz-Signature=\(signature)"
+    }
+
+    /// The signature of a canonical request: the string to sign, HMAC'd with the day's derived key.
+    private func sign(_ canonicalRequest: String, amzDate: String, scope: String) -> String {
+        let stringToSign = ["AWS4-HMAC-SHA256", amzDate, scope, Self.hex(SHA256.hash(data: Data(canonicalRequest.utf8)))].joined(separator: "\n")
+        var key = SymmetricKey(data: Data("AWS4\(credentials.secretAccessKey)".utf8))
+        for part in [String(amzDate.prefix(8)), region, service, "aws4_request"] {
+            key = SymmetricKey(data: Data(HMAC<SHA256>.authenticationCode(for: Data(part.utf8), using: key)))
+        }
+        return Self.hex(HMAC<SHA256>.authenticationCode(for: Data(stringToSign.utf8), using: key))
+    }
+
+    /// Names and values encoded, sorted by name then value, joined with `&`.
+    static func canonicalQuery(_ query: [(String, String)]) -> String {
+        query.map { (encode($0.0, keepingSlash: false), encode($0.1, keepingSlash: false)) }
+            .sorted { ($0.0, $0.1) < ($1.0, $1.1) }
+            .map { "\($0.0)=\($0.1)" }.joined(separator: "&")
     }
 
     /// RFC 3986 encoding as SigV4 wants it: unreserved characters as they are, every other UTF-8 byte

@@ -1,0 +1,79 @@
+import Foundation
+
+/// Uploads an output's HLS segments while the encoder is still writing the rest, so the upload
+/// overlaps encoding and the output is complete in the bucket moments after the last frame. A
+/// thread looks at the staging folder twice a second; a segment is finished once a later segment
+/// of the same folder exists (the muxer closes one before it opens the next), and is uploaded then.
+/// The last segments, the playlists and the reports go up at publication.
+final class SegmentWatcher: @unchecked Sendable {
+    private let staging: URL
+    private let upload: (String, URL) throws -> Void
+    private let lock = NSLock()
+    private var uploaded: Set<String> = []
+    private var stopping = false
+    private var failure: (any Error)?
+    private let done = DispatchSemaphore(value: 0)
+    private let interval: Double
+
+    init(staging: URL, interval: Double = 0.5, upload: @escaping (String, URL) throws -> Void) {
+        self.staging = staging
+        self.interval = interval
+        self.upload = upload
+    }
+
+    func start() {
+        let thread = Thread { [self] in
+            while !lock.withLock({ stopping }) {
+                do {
+                    try uploadFinishedSegments()
+                } catch {
+                    lock.withLock { failure = error; stopping = true }
+                }
+                Thread.sleep(forTimeInterval: interval)
+            }
+            done.signal()
+        }
+        thread.name = "stagemix-upload"
+        thread.start()
+    }
+
+    /// Stops watching (waiting for an upload under way) and says what was uploaded; throws what
+    /// failed, if an upload did.
+    func stop() throws -> Set<String> {
+        lock.withLock { stopping = true }
+        done.wait()
+        if let failure { throw failure }
+        return lock.withLock { uploaded }
+    }
+
+    private func uploadFinishedSegments() throws {
+        for relative in Self.finishedSegments(in: staging) where !lock.withLock({ uploaded.contains(relative) }) {
+            if lock.withLock({ stopping }) { return }
+            try upload(relative, staging.appendingPathComponent(relative))
+            _ = lock.withLock { uploaded.insert(relative) }
+        }
+    }
+
+    /// `segment_00007.ts` (or `.m4s`): the number, else nil.
+    static func segmentNumber(_ name: String) -> Int? {
+        guard name.hasPrefix("segment_"), name.hasSuffix(".ts") || name.hasSuffix(".m4s") else { return nil }
+        return Int(name.dropFirst("segment_".count).prefix { $0.isNumber })
+    }
+
+    /// Relative paths of the segments that have a later one beside them, in order.
+    static func finishedSegments(in staging: URL) -> [String] {
+        var found: [String] = []
+        guard let walker = FileManager.default.enumerator(atPath: staging.path) else { return [] }
+        var byFolder: [String: [(Int, String)]] = [:]
+        while let relative = walker.nextObject() as? String {
+            let name = (relative as NSString).lastPathComponent
+            guard let number = segmentNumber(name) else { continue }
+            byFolder[(relative as NSString).deletingLastPathComponent, default: []].append((number, relative))
+        }
+        for (_, segments) in byFolder.sorted(by: { $0.key < $1.key }) {
+            let sorted = segments.sorted { $0.0 < $1.0 }
+            found += sorted.dropLast().map(\.1)
+        }
+        return found
+    }
+}
