@@ -98,6 +98,9 @@ struct ObjectStorageCommandTests {
         #expect(foreign.status == 65, "\(foreign.stderr)")
         #expect(foreign.stderr.contains("s3://outputs/photos") && foreign.stderr.contains("cat.jpg"), "\(foreign.stderr)")
 
+        let inside = try CLI.run(["compose", "s3://captures/panel", "--out", "s3://captures/panel/out"] + Self.fast, environment: moto.environment())
+        #expect(inside.status == 65 && inside.stderr.contains("overlaps the capture"), "\(inside.stderr)")
+
         let forged = try CLI.run(["compose", "s3://captures/panel", "--out", "s3://outputs/new"] + Self.fast,
                                  environment: moto.environment(secret: "not-the-secret-key"))
         #expect(forged.status == 65, "\(forged.stderr)")
