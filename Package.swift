@@ -83,6 +83,8 @@ let package = Package(
         .target(name: "StageMixProbe", dependencies: ["StageMixCapture", "StageMixMedia", "StageMixTime", "StageMixStorage"], swiftSettings: swiftSettings),
         // Plan -> decode, composite, mix, encode, HLS.
         .target(name: "StageMixPipeline", dependencies: ["StageMixCapture", "StageMixPlan", "StageMixMedia", "StageMixPublishing", "StageMixOptions", "StageMixTime", "StageMixStorage"], swiftSettings: swiftSettings),
+        // Other platforms' recordings (Twilio, LiveKit) imported as captures; reads media headers for layer sizes.
+        .target(name: "StageMixImport", dependencies: ["StageMixCapture", "StageMixJSON", "StageMixMedia", "StageMixTime"], swiftSettings: swiftSettings),
         // Job queue (SQLite or PostgreSQL) and the worker that runs compose jobs as child processes.
         .target(name: "StageMixQueue", dependencies: [
             "StageMixPublishing", "StageMixOptions", "StageMixTime",
@@ -117,7 +119,7 @@ let package = Package(
         ], swiftSettings: swiftSettings),
         .executableTarget(name: "stagemix", dependencies: [
             "StageMixCapture", "StageMixPlan", "StageMixLayout", "StageMixMedia", "StageMixSynth", "StageMixProbe", "StageMixPipeline", "StageMixPublishing", "StageMixOptions",
-            "StageMixCommandLine",
+            "StageMixCommandLine", "StageMixImport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: swiftSettings),
         .executableTarget(name: "stagemix-service", dependencies: [
@@ -151,7 +153,7 @@ let package = Package(
             .product(name: "JWTKit", package: "jwt-kit"),
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: swiftSettings),
-        .testTarget(name: "StageMixPipelineTests", dependencies: ["StageMixPipeline", "StageMixOptions", "StageMixSynth", "StageMixProbe", "StageMixCapture", "StageMixPlan", "StageMixLayout", "StageMixMedia", "StageMixStorage", "StageMixTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "StageMixPipelineTests", dependencies: ["StageMixPipeline", "StageMixOptions", "StageMixSynth", "StageMixProbe", "StageMixCapture", "StageMixPlan", "StageMixLayout", "StageMixMedia", "StageMixStorage", "StageMixImport", "StageMixTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixSynthTests", dependencies: ["StageMixSynth", "StageMixProbe", "StageMixCapture", "StageMixPlan", "StageMixMedia", "StageMixTestSupport"], swiftSettings: swiftSettings),
 
         // Fuzz targets (docs/fuzzing.md): libFuzzer under `scripts/fuzz`'s -sanitize=fuzzer build, file replay otherwise.
