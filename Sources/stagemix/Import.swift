@@ -12,7 +12,7 @@ extension StageMix {
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Import another platform's per-track recordings as a capture (see docs/import.md).",
-            subcommands: [Twilio.self])
+            subcommands: [Twilio.self, LiveKit.self])
     }
 }
 
@@ -78,6 +78,38 @@ extension StageMix.Import {
                                       callbacks: callbacks.map { URL(fileURLWithPath: $0) })
                 let imported: ImportedCapture
                 do { imported = try room.read() } catch { throw BadInput(error) }
+                try target.write(imported)
+            }
+        }
+    }
+}
+
+extension StageMix.Import {
+    /// `stagemix import livekit DIR --out CAPTURE`.
+    struct LiveKit: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "livekit",
+            abstract: "LiveKit Track Egress files with their manifests or EgressInfo JSON, and optionally the webhook log.",
+            discussion: """
+                Each file is placed by its own started_at (nanoseconds); joins and leaves come from the webhooks \
+                (webhooks.jsonl beside the files, or --webhooks), refined by the files' times. Every participant \
+                with a recorded track is on stage while in the room. Exit codes: 0 done, 64 usage error, 65 bad input.
+                """)
+
+        @Argument(help: "The folder holding the egress files and their JSON.")
+        var directory: String
+
+        @OptionGroup var target: ImportTarget
+
+        @Option(help: "The room's webhook events, one protojson object per line [DIR/webhooks.jsonl if there].")
+        var webhooks: String?
+
+        func run() throws {
+            try runReportingErrors {
+                MediaLog.setLevel(.quiet)
+                let export = LiveKitExport(directory: URL(fileURLWithPath: directory), webhooks: webhooks.map { URL(fileURLWithPath: $0) })
+                let imported: ImportedCapture
+                do { imported = try export.read() } catch { throw BadInput(error) }
                 try target.write(imported)
             }
         }

@@ -27,7 +27,7 @@ enum TwilioCallbacks {
                 continue
             }
             guard case .string(let event)? = object["StatusCallbackEvent"] else { continue }
-            guard case .string(let stamp)? = object["Timestamp"], let time = TwilioDocument.parseDate(stamp) else {
+            guard case .string(let stamp)? = object["Timestamp"], let time = PlatformDocument.parseDate(stamp) else {
                 problems.append(JSONProblem(file: file, path: "$.Timestamp", expected: "an ISO 8601 time", found: object["Timestamp"]?.summary ?? "nothing"))
                 continue
             }

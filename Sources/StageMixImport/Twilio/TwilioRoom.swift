@@ -53,17 +53,17 @@ public struct TwilioRoom: Sendable {
 
     public func read() throws -> ImportedCapture {
         var problems: [JSONProblem] = []
-        let room = TwilioDocument(directory.appendingPathComponent("room.json"))
-        let participantsFile = TwilioDocument(directory.appendingPathComponent("participants.json"))
-        let recordingsFile = TwilioDocument(directory.appendingPathComponent("recordings.json"))
+        let room = PlatformDocument(directory.appendingPathComponent("room.json"))
+        let participantsFile = PlatformDocument(directory.appendingPathComponent("participants.json"))
+        let recordingsFile = PlatformDocument(directory.appendingPathComponent("recordings.json"))
         guard let roomObject = room.object(&problems), let participantsObject = participantsFile.object(&problems),
               let recordingsObject = recordingsFile.object(&problems) else { throw ImportError(problems: problems) }
 
         var walker = JSONWalker(file: "room.json")
-        let created = walker.field(roomObject, "date_created", at: .root, expected: "an ISO 8601 time", TwilioDocument.date)
+        let created = walker.field(roomObject, "date_created", at: .root, expected: "an ISO 8601 time", PlatformDocument.date)
         let roomSid = walker.field(roomObject, "sid", at: .root, expected: "the room's sid (RM...)", JSONConvert.nonEmptyString)
         let uniqueName = walker.field(roomObject, "unique_name", at: .root, required: false, expected: "a string", JSONConvert.string)
-        let endTime = walker.optionalField(roomObject, "end_time", at: .root, expected: "an ISO 8601 time or null", TwilioDocument.date) ?? nil
+        let endTime = walker.optionalField(roomObject, "end_time", at: .root, expected: "an ISO 8601 time or null", PlatformDocument.date) ?? nil
         problems += walker.problems
         guard let created, let roomSid else { throw ImportError(problems: problems) }
         func ms(_ date: Date) -> Int { Int((date.timeIntervalSince(created) * 1000).rounded()) }
@@ -75,8 +75,8 @@ public struct TwilioRoom: Sendable {
             guard let object = walker.object(element, at: path) else { continue }
             let sid = walker.field(object, "sid", at: path, expected: "a participant sid (PA...)", JSONConvert.nonEmptyString)
             let identity = walker.field(object, "identity", at: path, expected: "a non-empty identity", JSONConvert.nonEmptyString)
-            let start = walker.field(object, "start_time", at: path, expected: "an ISO 8601 time", TwilioDocument.date)
-            let end = walker.optionalField(object, "end_time", at: path, expected: "an ISO 8601 time or null", TwilioDocument.date) ?? nil
+            let start = walker.field(object, "start_time", at: path, expected: "an ISO 8601 time", PlatformDocument.date)
+            let end = walker.optionalField(object, "end_time", at: path, expected: "an ISO 8601 time or null", PlatformDocument.date) ?? nil
             if let sid, let identity, let start {
                 participants[sid] = RoomParticipant(sid: sid, identity: identity, startMs: ms(start), endMs: end.map(ms))
             }
@@ -92,7 +92,7 @@ public struct TwilioRoom: Sendable {
             let kind = walker.field(object, "type", at: path, expected: "\"audio\" or \"video\"", JSONConvert.string)
             let codec = walker.field(object, "codec", at: path, required: false, expected: "a codec name", JSONConvert.string) ?? ""
             let container = walker.field(object, "container_format", at: path, required: false, expected: "\"mka\" or \"mkv\"", JSONConvert.string)
-            let duration = walker.optionalField(object, "duration", at: path, expected: "seconds, or null", TwilioDocument.seconds) ?? nil
+            let duration = walker.optionalField(object, "duration", at: path, expected: "seconds, or null", PlatformDocument.seconds) ?? nil
             let offset = walker.field(object, "offset", at: path, expected: "the recording's offset in milliseconds", JSONConvert.integer(in: 0...Int(Int64.max / 4)))
             let trackName = walker.field(object, "track_name", at: path, required: false, expected: "a string", JSONConvert.string) ?? ""
             let source = walker.field(object, "source_sid", at: path, required: false, expected: "a track sid (MT...)", JSONConvert.string) ?? ""
@@ -179,7 +179,7 @@ public struct TwilioRoom: Sendable {
             ($0.element.event.atMs, $0.element.order, $0.offset) < ($1.element.event.atMs, $1.element.order, $1.offset)
         }.map(\.element.event) + [ManifestEvent(atMs: lastEnd, type: "session.ended")]
         let manifest = CaptureManifest(sessionId: uniqueName.flatMap { $0.isEmpty ? nil : $0 } ?? roomSid,
-                                       startedAt: TwilioDocument.rfc3339(created),
+                                       startedAt: PlatformDocument.rfc3339(created),
                                        participants: identities.sorted().map { StageMixCapture.Participant(id: $0, name: $0) },
                                        tracks: tracks, events: ordered)
         return ImportedCapture(manifest: manifest, media: media, warnings: warnings, platform: "twilio")

@@ -1,9 +1,9 @@
 import Foundation
 import StageMixJSON
 
-/// One JSON file of a Twilio export, read with the strict parser so a problem names the file and
-/// its JSON path; and the value shapes Twilio's REST API uses (ISO 8601 times, whole seconds).
-struct TwilioDocument {
+/// One JSON file of a platform's export, read with the strict parser so a problem names the file and
+/// its JSON path; and the value shapes platforms' APIs use (ISO 8601 times, whole seconds).
+struct PlatformDocument {
     let url: URL
 
     init(_ url: URL) { self.url = url }
@@ -21,7 +21,7 @@ struct TwilioDocument {
         }
         do {
             guard case .object(let object) = try JSONTextParser.parse(Array(data)) else {
-                problems.append(JSONProblem(file: name, path: "$", expected: "a JSON object, as Twilio's REST API answers", found: "another JSON value"))
+                problems.append(JSONProblem(file: name, path: "$", expected: "a JSON object, as the platform's API answers", found: "another JSON value"))
                 return nil
             }
             return object

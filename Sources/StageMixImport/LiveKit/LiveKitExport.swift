@@ -1,0 +1,200 @@
+public import Foundation
+import StageMixCapture
+import StageMixJSON
+
+/// A LiveKit room's Track Egress recordings as a user collects them in one folder, imported as a capture:
+///
+/// - each track's files (`.webm`, `.mp4`, `.ogg`, `.mkv`) with the JSON LiveKit writes about them:
+///   a Track Egress manifest (`publisher_identity`, `track_id`, `track_kind`, `track_source`,
+///   `started_at`/`ended_at` in nanoseconds, `files[]` with `filename`, `started_at`, `ended_at`), or
+///   an `EgressInfo` (`egress_id`, `room_name`, the `track` request with `track_id`, and
+///   `file_results[]` with `filename`, `started_at`, `ended_at`, `duration` in nanoseconds);
+/// - optionally the webhook log (`webhooks.jsonl`, or the file given): protojson, one event per line
+///   (`participant_joined`/`participant_left`, `track_published`/`track_unpublished` with its
+///   `TrackInfo`), camelCase keys, 64-bit integers as strings, enums as names, `createdAt` in seconds.
+///
+/// Time: session time 0 is the earliest moment known (a file's start, a webhook); each file is placed
+/// by its own `started_at`, to the nanosecond, and its samples follow the contract's rule from there.
+/// Joins, leaves and publications come from the webhooks (to the second), refined by the files'
+/// times: a participant has joined by their first file's start and left after their last file's end.
+/// Every participant with a recorded track is on stage while in the room. See docs/import.md.
+public struct LiveKitExport: Sendable {
+    public let directory: URL
+    public var webhooks: URL?
+
+    public init(directory: URL, webhooks: URL? = nil) {
+        self.directory = directory.standardizedFileURL
+        self.webhooks = webhooks
+    }
+
+    /// One recorded file of one track.
+    struct Recording {
+        var trackId: String
+        var identity: String?
+        var kind: String?
+        var source: String?
+        var file: String
+        var startNs: Int64
+        var endNs: Int64?
+    }
+
+    public func read() throws -> ImportedCapture {
+        var problems: [JSONProblem] = []
+        var recordings: [Recording] = []
+        var roomName: String?
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        for name in names.sorted() where name.hasSuffix(".json") {
+            let document = PlatformDocument(directory.appendingPathComponent(name))
+            guard let object = document.object(&problems) else { continue }
+            // Other JSON beside the files (a room dump, a layout) is not an egress's: left alone.
+            guard object["files"] != nil || object["file_results"] != nil else { continue }
+            var walker = JSONWalker(file: name)
+            let read = Self.recordings(in: object, walker: &walker)
+            roomName = roomName ?? read.room
+            recordings += read.recordings
+            problems += walker.problems
+        }
+        if recordings.isEmpty && problems.isEmpty {
+            problems.append(JSONProblem(file: directory.path, path: "", expected: "Track Egress manifests or EgressInfo JSON beside their files",
+                                        found: "no .json file describing a recorded track"))
+        }
+        let events = try webhookEvents()
+        if !problems.isEmpty { throw ImportError(problems: problems) }
+        return build(recordings: recordings, webhooks: events, roomName: roomName)
+    }
+
+    /// The files a manifest or an EgressInfo describes.
+    static func recordings(in object: JSONObject, walker: inout JSONWalker) -> (room: String?, recordings: [Recording]) {
+        let room = walker.field(object, "room_name", at: .root, required: false, expected: "a string", JSONConvert.string)
+        if object["files"] != nil {
+            // A Track Egress manifest.
+            let track = walker.field(object, "track_id", at: .root, expected: "the track's sid (TR_...)", JSONConvert.nonEmptyString)
+            let identity = walker.field(object, "publisher_identity", at: .root, required: false, expected: "a string", JSONConvert.string)
+            let kind = walker.field(object, "track_kind", at: .root, required: false, expected: "a track kind", JSONConvert.string)
+            let source = walker.field(object, "track_source", at: .root, required: false, expected: "a track source", JSONConvert.string)
+            var out: [Recording] = []
+            for (i, element) in (walker.array(object, "files", at: .root, of: "files", limit: 10_000) ?? []).enumerated() {
+                let path = JSONPath.root.key("files").index(i)
+                guard let file = walker.object(element, at: path), let track else { continue }
+                let name = walker.field(file, "filename", at: path, expected: "the file's name", JSONConvert.nonEmptyString)
+                let start = walker.field(file, "started_at", at: path, expected: "nanoseconds since 1970 (a number or a string of digits)", Self.nanoseconds)
+                let end = walker.field(file, "ended_at", at: path, required: false, expected: "nanoseconds since 1970", Self.nanoseconds)
+                if let name, let start {
+                    out.append(Recording(trackId: track, identity: identity, kind: kind, source: source, file: name, startNs: start, endNs: end))
+                }
+            }
+            return (room, out)
+        }
+        // An EgressInfo: the track request names the track; the file results its files.
+        let trackRequest = walker.member(object, "track", at: .root, required: false, expected: "the track egress request")
+            .flatMap { walker.object($0, at: JSONPath.root.key("track")) }
+        let track = trackRequest.flatMap { walker.field($0, "track_id", at: JSONPath.root.key("track"), expected: "the track's sid", JSONConvert.nonEmptyString) }
+        var out: [Recording] = []
+        for (i, element) in (walker.array(object, "file_results", at: .root, of: "file results", limit: 10_000) ?? []).enumerated() {
+            let path = JSONPath.root.key("file_results").index(i)
+            guard let file = walker.object(element, at: path), let track else { continue }
+            let name = walker.field(file, "filename", at: path, expected: "the file's name", JSONConvert.nonEmptyString)
+            let start = walker.field(file, "started_at", at: path, expected: "nanoseconds since 1970 (a number or a string of digits)", Self.nanoseconds)
+            let end = walker.field(file, "ended_at", at: path, required: false, expected: "nanoseconds since 1970", Self.nanoseconds)
+            if let name, let start { out.append(Recording(trackId: track, identity: nil, kind: nil, source: nil, file: name, startNs: start, endNs: end)) }
+        }
+        return (room, out)
+    }
+
+    /// A 64-bit integer as protojson writes it (a string of digits) or as a plain JSON number.
+    static func nanoseconds(_ value: JSONValue) -> Int64? {
+        switch value {
+        case .string(let text): return Int64(text).flatMap { $0 >= 0 ? $0 : nil }
+        default: return JSONConvert.integer(in: 0...Int.max)(value).map(Int64.init)
+        }
+    }
+
+    private func webhookEvents() throws -> [LiveKitWebhook] {
+        let file = webhooks ?? directory.appendingPathComponent("webhooks.jsonl")
+        guard webhooks != nil || FileManager.default.fileExists(atPath: file.path) else { return [] }
+        return try LiveKitWebhook.read(file)
+    }
+
+    private func build(recordings: [Recording], webhooks: [LiveKitWebhook], roomName: String?) -> ImportedCapture {
+        var warnings: [String] = []
+        // What the webhooks say of each track: its publisher, kind, source and simulcast layers.
+        var info: [String: LiveKitWebhook.Track] = [:]
+        var owner: [String: String] = [:]
+        for event in webhooks {
+            if let track = event.track {
+                info[track.sid] = track
+                if let identity = event.identity { owner[track.sid] = identity }
+            }
+        }
+        let zeroNs = min(recordings.map(\.startNs).min() ?? Int64.max, webhooks.map { $0.createdAt * 1_000_000_000 }.min() ?? Int64.max)
+        func ms(_ ns: Int64) -> Int { Int((ns - zeroNs) / 1_000_000) }
+
+        var media: [String: URL] = [:]
+        var tracks: [CaptureManifest.Track] = []
+        var events: [(order: Int, event: ManifestEvent)] = []
+        var spans: [String: (start: Int, end: Int)] = [:]  // by participant identity
+        var end = 0
+        var counts: [String: Int] = [:]
+        for recording in recordings.sorted(by: { ($0.startNs, $0.file) < ($1.startNs, $1.file) }) {
+            let track = info[recording.trackId]
+            guard let identity = recording.identity ?? owner[recording.trackId] else {
+                warnings.append("\(recording.file): no publisher for track \(recording.trackId) (neither in its manifest nor in the webhooks); left out")
+                continue
+            }
+            let kind = (recording.kind ?? track?.type ?? Self.kind(ofFile: recording.file)).lowercased()
+            let source = (recording.source ?? track?.source ?? (kind == "audio" ? "MICROPHONE" : "CAMERA")).uppercased()
+            let url = directory.appendingPathComponent(recording.file)
+            let relative = "media/" + recording.file
+            if FileManager.default.fileExists(atPath: url.path) {
+                media[relative] = url
+            } else {
+                warnings.append("\(recording.file): no such file; track \(recording.trackId) is reported as lost media")
+            }
+            let header = media[relative].flatMap { MediaHeader($0, kind: kind == "audio" ? .audio : .video) }
+            let start = ms(recording.startNs)
+            let stop = recording.endNs.map(ms) ?? start
+            // A track recorded in several files (a segmented egress) is one track per file.
+            counts[recording.trackId, default: 0] += 1
+            let id = counts[recording.trackId]! == 1 ? recording.trackId : "\(recording.trackId)#\(counts[recording.trackId]!)"
+            if kind == "audio" {
+                tracks.append(CaptureManifest.Track(id: id, participantId: identity, kind: .audio,
+                                                    source: source == "SCREEN_SHARE_AUDIO" ? .screenShareAudio : .microphone,
+                                                    startOffsetMs: start, file: relative))
+            } else {
+                let width = header?.width ?? track?.width ?? 1280, height = header?.height ?? track?.height ?? 720
+                tracks.append(CaptureManifest.Track(id: id, participantId: identity, kind: .video,
+                                                    source: source == "SCREEN_SHARE" ? .screenShare : .camera, startOffsetMs: start,
+                                                    layers: [TrackLayer(quality: .high, width: width, height: height, file: relative)]))
+            }
+            events.append((2, .published(start, id)))
+            events.append((4, .unpublished(max(stop, start), id)))
+            let span = spans[identity]
+            spans[identity] = (min(span?.start ?? start, start), max(span?.end ?? stop, stop))
+            end = max(end, stop)
+        }
+        // Joins and leaves: the webhooks' (to the second), never later than the first file or earlier than the last.
+        for (identity, span) in spans.sorted(by: { $0.key < $1.key }) {
+            let joined = webhooks.filter { $0.event == "participant_joined" && $0.identity == identity }.map { ms($0.createdAt * 1_000_000_000) }.min()
+            let left = webhooks.filter { $0.event == "participant_left" && $0.identity == identity }.map { ms($0.createdAt * 1_000_000_000) }.max()
+            let join = max(0, min(joined ?? span.start, span.start))
+            let leave = max(left ?? span.end, span.end)
+            end = max(end, leave)
+            events.append((0, .joined(join, identity)))
+            events.append((1, .pinned(join, identity)))
+            events.append((5, .left(leave, identity)))
+        }
+        let ordered = events.enumerated().sorted {
+            ($0.element.event.atMs, $0.element.order, $0.offset) < ($1.element.event.atMs, $1.element.order, $1.offset)
+        }.map(\.element.event) + [ManifestEvent(atMs: end, type: "session.ended")]
+        let started = Date(timeIntervalSince1970: Double(zeroNs == Int64.max ? 0 : zeroNs) / 1e9)
+        let manifest = CaptureManifest(sessionId: roomName.flatMap { $0.isEmpty ? nil : $0 } ?? directory.lastPathComponent,
+                                       startedAt: PlatformDocument.rfc3339(started),
+                                       participants: spans.keys.sorted().map { Participant(id: $0, name: $0) },
+                                       tracks: tracks, events: ordered)
+        return ImportedCapture(manifest: manifest, media: media, warnings: warnings, platform: "livekit")
+    }
+
+    private static func kind(ofFile name: String) -> String {
+        name.lowercased().hasSuffix(".ogg") || name.lowercased().hasSuffix(".mka") ? "audio" : "video"
+    }
+}
