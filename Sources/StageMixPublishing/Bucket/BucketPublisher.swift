@@ -20,6 +20,7 @@ public import StageMixStorage
 public final class BucketPublisher: OutputPublishing, @unchecked Sendable {
     /// The partial note's name, beside where the marker will be.
     public static let partialName = ".stagemix-partial"
+    private static let partialNote = Data(#"{"format": "stagemix.partial/1"}"#.utf8)
     /// Where an output replacing an earlier one is uploaded before it is copied into place.
     public static let stagingName = ".stagemix-staging"
 
@@ -109,8 +110,7 @@ public final class BucketPublisher: OutputPublishing, @unchecked Sendable {
         let base = replacing ? self.base.appending("\(Self.stagingName)/\(staging.lastPathComponent)/") : self.base
         if !replacing {
             // Said before the first object goes up: whatever this run leaves is StageMix's.
-            let note = Data(#"{"format": "stagemix.partial/1"}"#.utf8)
-            try client.put(self.base.appending(Self.partialName), body: note, contentType: "application/json").wait()
+            try client.put(self.base.appending(Self.partialName), body: Self.partialNote, contentType: "application/json").wait()
         }
         let run = Run(base: base, replacing: replacing, uploader: ObjectUploader(client: client))
         if watching {
@@ -138,7 +138,9 @@ public final class BucketPublisher: OutputPublishing, @unchecked Sendable {
             run.uploaded.insert(relative)
         }
         if run.replacing {
-            // All of the new output is up: the earlier one stops being complete, the new one is copied in.
+            // All of the new output is up: the earlier one stops being complete (the note first, so that
+            // a failure from here on leaves a prefix a rerun knows as StageMix's), the new one is copied in.
+            try client.put(base.appending(Self.partialName), body: Self.partialNote, contentType: "application/json").wait()
             try client.delete(base.appending(OutputMarker.fileName)).wait()
             for relative in order { try client.copy(run.base.appending(relative), to: base.appending(relative)).wait() }
         }
@@ -152,9 +154,8 @@ public final class BucketPublisher: OutputPublishing, @unchecked Sendable {
         }
         if run.replacing {
             for relative in order { try? client.delete(run.base.appending(relative)).wait() }
-        } else {
-            try? client.delete(base.appending(Self.partialName)).wait()
         }
+        try? client.delete(base.appending(Self.partialName)).wait()
         lock.withLock { _ = runs.removeValue(forKey: staging) }
         try? FileManager.default.removeItem(at: staging)
         StagingRegistry.shared.remove(staging)
