@@ -19,6 +19,9 @@ extension StageMix {
         @OptionGroup var queue: QueueOption
         @Option(name: .customLong("capture-root"), help: "A folder captures are read from (repeatable); requests name captures relative to one.")
         var captureRoots: [String] = []
+        @Option(name: .customLong("allow-storage"),
+                help: "An s3://bucket/prefix captures may be read from and outputs written to (repeatable; default none).")
+        var allowStorage: [String] = []
         @Option(help: "JSON file {\"keys\": {\"KEY\": \"SECRET\"}}: the API keys and their secrets.") var keys: String
         @Option(help: "Compose jobs this process runs at once (0: leave composing to `stagemix worker`s).") var workers: Int = 1
         @Option(name: .customLong("output-root"), help: "Compositions are published as OUTPUT_ROOT/<id>.")
@@ -45,7 +48,7 @@ extension StageMix {
 
         func validate() throws {
             _ = try address
-            if captureRoots.isEmpty { throw ValidationError("give at least one --capture-root") }
+            if captureRoots.isEmpty && allowStorage.isEmpty { throw ValidationError("give at least one --capture-root or --allow-storage") }
             if !(0...64).contains(workers) { throw ValidationError("--workers must be between 0 and 64") }
             if !(1...100).contains(maxAttempts) { throw ValidationError("--max-attempts must be between 1 and 100") }
             if !(webhookRetryBase > 0 && webhookRetryBase <= 3600) { throw ValidationError("--webhook-retry-base must be between 0 and 3600 seconds") }
@@ -59,8 +62,9 @@ extension StageMix {
             var worker = WorkerConfiguration(leaseSeconds: leaseSeconds, heartbeatSeconds: heartbeatSeconds, pollInterval: .milliseconds(250))
             if let composeCommand { worker.composeCommand = composeCommand.split(separator: " ").map(String.init) }
             let configuration = ServiceConfiguration(
-                host: host, port: port, queue: try queue.url, captureRoots: captureRoots, keysPath: keys, workers: workers,
-                outputRoot: outputRoot, allowPrivateCallbacks: allowPrivateCallbacks, maxAttempts: maxAttempts,
+                host: host, port: port, queue: try queue.url, captureRoots: captureRoots, allowStorage: allowStorage, keysPath: keys,
+                workers: workers, outputRoot: outputRoot, allowPrivateCallbacks: allowPrivateCallbacks,
+                maxAttempts: maxAttempts,
                 webhookRetry: WebhookRetry(baseSeconds: webhookRetryBase),
                 worker: worker)
             do {

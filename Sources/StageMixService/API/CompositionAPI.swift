@@ -14,17 +14,19 @@ public struct CompositionAPI: Sendable {
     let store: any SQLJobStore
     let verifier: TokenVerifier
     let roots: CaptureRoots
+    let storage: StorageAllowList
     let callbacks: CallbackPolicy
     let tables: InlineTables
     let outputRoot: String
     let maxAttempts: Int
     let metrics: WorkerMetrics
 
-    public init(store: any SQLJobStore, verifier: TokenVerifier, roots: CaptureRoots, callbacks: CallbackPolicy,
+    public init(store: any SQLJobStore, verifier: TokenVerifier, roots: CaptureRoots, storage: StorageAllowList, callbacks: CallbackPolicy,
                 outputRoot: String, maxAttempts: Int, metrics: WorkerMetrics) {
         self.store = store
         self.verifier = verifier
         self.roots = roots
+        self.storage = storage
         self.callbacks = callbacks
         self.tables = InlineTables(outputRoot: outputRoot)
         self.outputRoot = outputRoot
@@ -66,7 +68,7 @@ public struct CompositionAPI: Sendable {
     /// `listening` runs the speaker pass for a layout that follows the speaker (a dry run shows the turns
     /// compose will); a composition's checks skip it, as the worker's compose runs it again anyway.
     private func plannedRequest(_ request: Request, listening: Bool = false) async throws -> (CompositionRequest, PlanDocument) {
-        let parsed = try CompositionRequest.parse(try await body(request), roots: roots, callbacks: callbacks, tables: tables)
+        let parsed = try CompositionRequest.parse(try await body(request), roots: roots, storage: storage, callbacks: callbacks, tables: tables)
         // Inline documents are checked from scratch files of this request's, removed whatever happens.
         var options = parsed.options
         var scratches: [URL] = []
@@ -94,6 +96,9 @@ public struct CompositionAPI: Sendable {
         } catch let error as OptionError {
             // An option that does not fit the layout (a rendition's frame rate): the option's field.
             throw CompositionRequest.invalid(error)
+        } catch let error as BadInput where (error.underlying as? CaptureError)?.storage?.isTransient == true {
+            // The capture's store is out of reach or failing: asking again later may work, so not a 422.
+            throw Problem.unavailable("\(error); try again later")
         } catch {
             // The tables the request gave inline are files now: name the field, not the file.
             var detail = "\(error)"

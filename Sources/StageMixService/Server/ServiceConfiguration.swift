@@ -7,6 +7,8 @@ public struct ServiceConfiguration: Sendable {
     public var port: Int
     public var queue: QueueURL
     public var captureRoots: [String]
+    /// `s3://bucket/prefix` URLs: where captures may be read from and outputs written (``StorageAllowList``).
+    public var allowStorage: [String]
     public var keysPath: String
     /// Compose jobs this process runs at once (0: it only serves; `stagemix worker`s compose).
     public var workers: Int
@@ -18,13 +20,15 @@ public struct ServiceConfiguration: Sendable {
     public var worker: WorkerConfiguration
     public var queueOptions: QueueOptions
 
-    public init(host: String, port: Int, queue: QueueURL, captureRoots: [String], keysPath: String, workers: Int,
-                outputRoot: String, allowPrivateCallbacks: Bool, maxAttempts: Int = 3, webhookRetry: WebhookRetry = WebhookRetry(),
-                worker: WorkerConfiguration = WorkerConfiguration(), queueOptions: QueueOptions = QueueOptions()) {
+    public init(host: String, port: Int, queue: QueueURL, captureRoots: [String], allowStorage: [String] = [], keysPath: String, workers: Int,
+                outputRoot: String, allowPrivateCallbacks: Bool, maxAttempts: Int = 3,
+                webhookRetry: WebhookRetry = WebhookRetry(), worker: WorkerConfiguration = WorkerConfiguration(),
+                queueOptions: QueueOptions = QueueOptions()) {
         self.host = host
         self.port = port
         self.queue = queue
         self.captureRoots = captureRoots
+        self.allowStorage = allowStorage
         self.keysPath = keysPath
         self.workers = workers
         self.outputRoot = outputRoot

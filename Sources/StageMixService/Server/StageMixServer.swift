@@ -6,6 +6,7 @@ import Metrics
 import Prometheus
 import ServiceLifecycle
 import StageMixQueue
+import StageMixStorage
 
 /// `stagemix serve`: the HTTP API, the webhook dispatcher and, with `workers` > 0, a worker composing
 /// jobs, in one process that SIGTERM or SIGINT stops gracefully and SIGHUP makes re-read its keys.
@@ -22,6 +23,16 @@ public enum StageMixServer {
 
         let keys = try APIKeyStore(path: configuration.keysPath)
         let roots = try CaptureRoots(configuration.captureRoots)
+        let storage = try StorageAllowList(configuration.allowStorage)
+        if !storage.prefixes.isEmpty {
+            // Credentials come from this process's environment and ~/.aws, read afresh per request;
+            // a configuration that cannot work is said now, not on the first request.
+            do {
+                _ = try StorageConfiguration.fromEnvironment()
+            } catch {
+                throw ServiceSetupError("--allow-storage: \(error)")
+            }
+        }
         do {
             try FileManager.default.createDirectory(atPath: configuration.outputRoot, withIntermediateDirectories: true)
         } catch {
@@ -33,7 +44,7 @@ public enum StageMixServer {
         }
         let metrics = WorkerMetrics(registry: registry)
         let policy = CallbackPolicy(allowPrivate: configuration.allowPrivateCallbacks)
-        let api = CompositionAPI(store: store, verifier: TokenVerifier(keys: keys), roots: roots, callbacks: policy,
+        let api = CompositionAPI(store: store, verifier: TokenVerifier(keys: keys), roots: roots, storage: storage, callbacks: policy,
                                  outputRoot: outputRoot, maxAttempts: configuration.maxAttempts, metrics: metrics)
         var services: [any Service] = [
             WebhookDispatcher(store: store, keys: keys, policy: policy, schedule: configuration.webhookRetry,
