@@ -24,8 +24,12 @@ extension StageMix {
         var allowStorage: [String] = []
         @Option(help: "JSON file {\"keys\": {\"KEY\": \"SECRET\"}}: the API keys and their secrets.") var keys: String
         @Option(help: "Compose jobs this process runs at once (0: leave composing to `stagemix worker`s).") var workers: Int = 1
-        @Option(name: .customLong("output-root"), help: "Compositions are published as OUTPUT_ROOT/<id>.")
+        @Option(name: .customLong("output-root"),
+                help: "Compositions are published as OUTPUT_ROOT/<id>: a folder, or an s3://bucket/prefix within --allow-storage.")
         var outputRoot: String = "./compositions"
+        @Option(name: .customLong("inputs-root"),
+                help: "A local folder for the documents requests give inline (default: OUTPUT_ROOT/.stagemix-inputs; ./stagemix-inputs for a bucket).")
+        var inputsRoot: String?
         @Flag(name: .customLong("allow-private-callbacks"), help: "Allow webhooks to loopback and private addresses (tests, private networks).")
         var allowPrivateCallbacks = false
         @Option(name: .customLong("max-attempts"), help: "Attempts before a composition fails for good.") var maxAttempts: Int = 3
@@ -63,7 +67,7 @@ extension StageMix {
             if let composeCommand { worker.composeCommand = composeCommand.split(separator: " ").map(String.init) }
             let configuration = ServiceConfiguration(
                 host: host, port: port, queue: try queue.url, captureRoots: captureRoots, allowStorage: allowStorage, keysPath: keys,
-                workers: workers, outputRoot: outputRoot, allowPrivateCallbacks: allowPrivateCallbacks,
+                workers: workers, outputRoot: outputRoot, inputsRoot: inputsRoot, allowPrivateCallbacks: allowPrivateCallbacks,
                 maxAttempts: maxAttempts,
                 webhookRetry: WebhookRetry(baseSeconds: webhookRetryBase),
                 worker: worker)

@@ -27,14 +27,14 @@ final class ServiceFixture: @unchecked Sendable {
     let serveArguments: [String]
 
     /// `workers` composing in the serve process (0: none); `fakeCompose`: the test's compose script;
-    /// `environment`: variables the serve process (and so its workers' compose children) has besides
-    /// the test process's own.
+    /// `outputRoot`: another than the fixture's own folder (an `s3://` prefix); `environment`: variables
+    /// the serve process (and so its workers' compose children) has besides the test process's own.
     init(backend: QueueBackend, workers: Int = 1, fakeCompose: Bool = true, allowPrivate: Bool = true, extra: [String] = [],
-         environment: [String: String]? = nil) async throws {
+         outputRoot: String? = nil, environment: [String: String]? = nil) async throws {
         let directory = try makeTemporaryDirectory(prefix: "stagemix-serve")
         self.directory = directory
         captureRoot = "\(directory)/captures"
-        outputRoot = "\(directory)/compositions"
+        self.outputRoot = outputRoot ?? "\(directory)/compositions"
         self.environment = try environment.map { try EnvironmentFile($0, in: directory) }
         try FileManager.default.createDirectory(atPath: captureRoot, withIntermediateDirectories: true)
         queueURL = try await backend.makeURL()
@@ -44,7 +44,7 @@ final class ServiceFixture: @unchecked Sendable {
         try keys.write(toFile: "\(directory)/keys.json", atomically: true, encoding: .utf8)
         var arguments = [
             "serve", "--listen", "127.0.0.1:\(port)", "--queue", queueURL, "--capture-root", captureRoot,
-            "--keys", "\(directory)/keys.json", "--workers", "\(workers)", "--output-root", outputRoot,
+            "--keys", "\(directory)/keys.json", "--workers", "\(workers)", "--output-root", self.outputRoot,
             "--webhook-retry-base", "0.5", "--lease-seconds", "3", "--heartbeat-seconds", "0.3",
         ]
         if allowPrivate { arguments.append("--allow-private-callbacks") }

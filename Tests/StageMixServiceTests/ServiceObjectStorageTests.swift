@@ -99,4 +99,25 @@ struct ServiceObjectStorageTests {
         #expect(try await queue.list(limit: 100).isEmpty)
         await queue.close()
     }
+
+    @Test func anOutputRootInABucketMustBeAllowedOrServeRefusesToStart() async throws {
+        let directory = try makeTemporaryDirectory(prefix: "stagemix-serve-refused")
+        try #"{"keys": {"k": "0123456789abcdef0123456789abcdef"}}"#.write(toFile: "\(directory)/keys.json", atomically: true, encoding: .utf8)
+        let base = [try WorkerProcesses.binary, "serve", "--listen", "127.0.0.1:0", "--queue", "sqlite:\(directory)/queue.sqlite",
+                    "--keys", "\(directory)/keys.json", "--workers", "0"]
+        let refusals: [([String], String)] = [
+            (["--capture-root", directory, "--output-root", "s3://outputs/vod"], "--output-root s3://outputs/vod: not within any --allow-storage prefix"),
+            (["--allow-storage", "s3://outputs/vodka", "--output-root", "s3://outputs/vod"], "not within any --allow-storage prefix"),
+            (["--allow-storage", "s3://outputs", "--output-root", "s3://outputs/vod/../x"], "--output-root s3://outputs/vod/../x"),
+            (["--allow-storage", "outputs/vod", "--output-root", "s3://outputs/vod"], "--allow-storage outputs/vod: expected s3://bucket"),
+            (["--output-root", "\(directory)/out"], "give at least one --capture-root or --allow-storage"),
+        ]
+        for (arguments, message) in refusals {
+            let child = try ChildProcess(arguments: base + arguments) { _ in }
+            let exit = await child.waitForExit()
+            #expect(exit == .exited(64), "\(arguments): \(exit) \(child.stderrTail)")
+            #expect(child.stderrTail.contains(message), "\(arguments): \(child.stderrTail)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: "\(directory)/out"), "refused before making anything")
+    }
 }

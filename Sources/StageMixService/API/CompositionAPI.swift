@@ -5,6 +5,7 @@ import StageMixCapture
 import StageMixPipeline
 import StageMixPlan
 import StageMixOptions
+public import StageMixPublishing
 public import StageMixQueue
 
 /// The routes of the API, over the queue's database. Every route but the health checks, the metrics
@@ -17,18 +18,19 @@ public struct CompositionAPI: Sendable {
     let storage: StorageAllowList
     let callbacks: CallbackPolicy
     let tables: InlineTables
-    let outputRoot: String
+    /// Each composition is published under it, as `<outputRoot>/<id>`: a folder, or a prefix within `storage`.
+    let outputRoot: OutputDestination
     let maxAttempts: Int
     let metrics: WorkerMetrics
 
     public init(store: any SQLJobStore, verifier: TokenVerifier, roots: CaptureRoots, storage: StorageAllowList, callbacks: CallbackPolicy,
-                outputRoot: String, maxAttempts: Int, metrics: WorkerMetrics) {
+                outputRoot: OutputDestination, tables: InlineTables, maxAttempts: Int, metrics: WorkerMetrics) {
         self.store = store
         self.verifier = verifier
         self.roots = roots
         self.storage = storage
         self.callbacks = callbacks
-        self.tables = InlineTables(outputRoot: outputRoot)
+        self.tables = tables
         self.outputRoot = outputRoot
         self.maxAttempts = maxAttempts
         self.metrics = metrics
@@ -123,7 +125,7 @@ public struct CompositionAPI: Sendable {
         let draft = CompositionDraft(
             apiKey: caller.apiKey, requestKey: parsed.requestKey(apiKey: caller.apiKey), requestDigest: parsed.digest,
             idempotencyKey: parsed.idempotencyKey, callbackURL: parsed.callbackURL, capture: parsed.capture, layout: parsed.layout,
-            spec: JobSpec(capture: parsed.capturePath, out: outputRoot, options: parsed.options), maxAttempts: maxAttempts)
+            spec: JobSpec(capture: parsed.capturePath, out: outputRoot.description, options: parsed.options), maxAttempts: maxAttempts)
         let outcome: CompositionCreation
         do {
             outcome = try await store.createComposition(draft, outputRoot: outputRoot)

@@ -12,8 +12,11 @@ public struct ServiceConfiguration: Sendable {
     public var keysPath: String
     /// Compose jobs this process runs at once (0: it only serves; `stagemix worker`s compose).
     public var workers: Int
-    /// Where each composition is published, as `<outputRoot>/<id>`.
+    /// Where each composition is published, as `<outputRoot>/<id>`: a folder, or an `s3://` prefix within `allowStorage`.
     public var outputRoot: String
+    /// The local folder documents given inline are kept in for the jobs; nil for the default
+    /// (`<outputRoot>/.stagemix-inputs`, or `./stagemix-inputs` when the output root is a bucket).
+    public var inputsRoot: String?
     public var allowPrivateCallbacks: Bool
     public var maxAttempts: Int
     public var webhookRetry: WebhookRetry
@@ -21,7 +24,7 @@ public struct ServiceConfiguration: Sendable {
     public var queueOptions: QueueOptions
 
     public init(host: String, port: Int, queue: QueueURL, captureRoots: [String], allowStorage: [String] = [], keysPath: String, workers: Int,
-                outputRoot: String, allowPrivateCallbacks: Bool, maxAttempts: Int = 3,
+                outputRoot: String, inputsRoot: String? = nil, allowPrivateCallbacks: Bool, maxAttempts: Int = 3,
                 webhookRetry: WebhookRetry = WebhookRetry(), worker: WorkerConfiguration = WorkerConfiguration(),
                 queueOptions: QueueOptions = QueueOptions()) {
         self.host = host
@@ -32,6 +35,7 @@ public struct ServiceConfiguration: Sendable {
         self.keysPath = keysPath
         self.workers = workers
         self.outputRoot = outputRoot
+        self.inputsRoot = inputsRoot
         self.allowPrivateCallbacks = allowPrivateCallbacks
         self.maxAttempts = maxAttempts
         self.webhookRetry = webhookRetry

@@ -33,19 +33,15 @@ public enum StageMixServer {
                 throw ServiceSetupError("--allow-storage: \(error)")
             }
         }
-        do {
-            try FileManager.default.createDirectory(atPath: configuration.outputRoot, withIntermediateDirectories: true)
-        } catch {
-            throw ServiceSetupError("--output-root \(configuration.outputRoot): cannot create it (\(error.localizedDescription))")
-        }
-        let outputRoot = URL(fileURLWithPath: configuration.outputRoot).standardizedFileURL.path
+        let outputRoot = try OutputRoot(configuration, storage: storage)
         guard let store = try await configuration.queue.open(options: configuration.queueOptions) as? any SQLJobStore else {
             throw ServiceSetupError("the queue \(configuration.queue) cannot hold compositions")
         }
         let metrics = WorkerMetrics(registry: registry)
         let policy = CallbackPolicy(allowPrivate: configuration.allowPrivateCallbacks)
         let api = CompositionAPI(store: store, verifier: TokenVerifier(keys: keys), roots: roots, storage: storage, callbacks: policy,
-                                 outputRoot: outputRoot, maxAttempts: configuration.maxAttempts, metrics: metrics)
+                                 outputRoot: outputRoot.destination, tables: InlineTables(directory: outputRoot.inputs),
+                                 maxAttempts: configuration.maxAttempts, metrics: metrics)
         var services: [any Service] = [
             WebhookDispatcher(store: store, keys: keys, policy: policy, schedule: configuration.webhookRetry,
                               logger: Logger(label: "stagemix.webhooks")),
@@ -77,7 +73,7 @@ public enum StageMixServer {
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port
                 logger.notice("listening on http://\(host):\(port)", metadata: [
-                    "queue": "\(configuration.queue)", "workers": "\(configuration.workers)", "outputRoot": "\(outputRoot)",
+                    "queue": "\(configuration.queue)", "workers": "\(configuration.workers)", "outputRoot": "\(outputRoot.destination)",
                 ])
             },
             logger: logger)
