@@ -22,6 +22,39 @@ struct ObjectStorageQueueTests {
         await fixture.tearDown()
     }
 
+    /// Uploading an output can take longer than a lease: the worker renews it while it publishes, so
+    /// the other worker, polling all along, never rescues the job and writes the same prefix too.
+    @Test func aSlowUploadKeepsItsLeaseSoNoOtherWorkerTakesTheJob() async throws {
+        let moto = try MotoServer()
+        defer { moto.stop() }
+        // Every other request to the store waits two seconds: the upload takes several leases of two seconds.
+        let proxy = try FaultProxy(upstream: moto.endpoint, every: 2, faults: ["slow"])
+        defer { proxy.stop() }
+        let fixture = try await WorkerProcessTests.Fixture.make(.sqlite)
+        do {
+            // A local capture: only the publish reaches the store.
+            let capture = "\(fixture.directory)/captures/panel"
+            try await run(try WorkerProcesses.binary, ["synth", "panel", "--out", capture, "--duration", "2", "--jobs", "1"])
+            try moto.boto3(#"s3.create_bucket(Bucket="outputs")"#)
+            let direct = try EnvironmentFile(moto.environment(), in: fixture.directory, name: "direct")
+            let slow = try EnvironmentFile(moto.environment(endpoint: proxy.endpoint), in: fixture.directory, name: "slow")
+            let id = try await fixture.workers.cli(["enqueue", capture, "--out", "s3://outputs/slow", "--preset", "ultrafast",
+                                                    "--resolution", "320x180", "--fps", "10"], environment: direct)
+            for name in ["first", "second"] {
+                _ = try fixture.workers.start(name: name, leaseSeconds: 2, realCompose: true, environment: slow)
+            }
+            try await fixture.waitFor(id, .succeeded, seconds: 60)
+            #expect(try await fixture.state(id).attempt == 1, "\(fixture.workers.logs())")
+            #expect(proxy.injected()["slow", default: 0] >= 3, "the upload outlasted a lease: \(proxy.injected())")
+            let objects = try moto.objects(bucket: "outputs", prefix: "slow")
+            #expect(objects[".stagemix-output"] != nil && objects[".stagemix-partial"] == nil, "\(objects.keys.sorted())")
+        } catch {
+            await fixture.tearDown()
+            throw error
+        }
+        await fixture.tearDown()
+    }
+
     static func compose(_ fixture: WorkerProcessTests.Fixture, moto: MotoServer) async throws {
         let capture = "\(fixture.directory)/captures/panel"
         try await run(try WorkerProcesses.binary, ["synth", "panel", "--out", capture, "--duration", "2", "--jobs", "1"])
