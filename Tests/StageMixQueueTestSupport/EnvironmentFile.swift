@@ -11,17 +11,19 @@ public struct EnvironmentFile: Sendable {
     public init(_ variables: [String: String], in directory: String, name: String = "environment") throws {
         path = "\(directory)/\(name)"
         let lines = variables.sorted { $0.key < $1.key }.compactMap { name, value -> String? in
-            guard let first = name.unicodeScalars.first, first == "_" || (first.isASCII && first.properties.isAlphabetic),
-                  name.unicodeScalars.allSatisfy({ $0 == "_" || ($0.isASCII && $0.properties.isAlphabetic) || ("0"..."9").contains($0) })
-            else { return nil }
+            guard name.range(of: "^[A-Za-z_][A-Za-z0-9_]*$", options: .regularExpression) != nil else { return nil }
             return "export \(name)=\(Self.quoted(value))"
         }
-        FileManager.default.createFile(atPath: path, contents: Data((lines.joined(separator: "\n") + "\n").utf8),
-                                       attributes: [.posixPermissions: 0o600])
+        guard FileManager.default.createFile(atPath: path, contents: Data((lines.joined(separator: "\n") + "\n").utf8),
+                                             attributes: [.posixPermissions: 0o600]) else {
+            throw TestFailure("cannot write \(path)")
+        }
     }
 
-    /// Put before `exec ...` in a `bash -c` command.
-    public var sourced: String { ". \(Self.quoted(path)) && " }
+    /// A `bash -c` command that execs `arguments`, with `environment`'s variables if one is given.
+    public static func exec(_ arguments: [String], with environment: EnvironmentFile?) -> String {
+        (environment.map { ". \(quoted($0.path)) && " } ?? "") + "exec " + arguments.map(quoted).joined(separator: " ")
+    }
 
     /// `value` in single quotes, as bash reads it back unchanged.
     public static func quoted(_ value: String) -> String {

@@ -53,8 +53,7 @@ public struct WorkerProcesses: Sendable {
         if !realCompose { arguments += ["--compose-command", "/bin/bash \(composeScript)"] }
         arguments += extraArguments
         // exec, so the shell's pid is the worker's: signals go to the worker itself.
-        let command = (environment?.sourced ?? "") + "exec " + arguments.map { "'\($0)'" }.joined(separator: " ")
-            + " >'\(directory)/\(name).log' 2>&1"
+        let command = EnvironmentFile.exec(arguments, with: environment) + " >'\(directory)/\(name).log' 2>&1"
         let worker = RunningProcess(child: try ChildProcess(arguments: ["/bin/bash", "-c", command]) { _ in })
         started.add(worker)
         return worker
@@ -67,13 +66,8 @@ public struct WorkerProcesses: Sendable {
 
     /// Runs `stagemix <arguments>` to completion (with `environment`'s variables too) and returns its stdout.
     public func cli(_ arguments: [String], environment: EnvironmentFile? = nil) async throws -> String {
-        let command = [try Self.binary] + arguments + ["--queue", queueURL]
-        let output = if let environment {
-            try await run("/bin/bash", ["-c", environment.sourced + "exec " + command.map(EnvironmentFile.quoted).joined(separator: " ")])
-        } else {
-            try await run(command[0], Array(command.dropFirst()))
-        }
-        return output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let command = EnvironmentFile.exec([try Self.binary] + arguments + ["--queue", queueURL], with: environment)
+        return try await run("/bin/bash", ["-c", command]).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// `GET path` from a worker's metrics endpoint, through bash's /dev/tcp: the raw HTTP response

@@ -68,8 +68,7 @@ final class ServiceFixture: @unchecked Sendable {
     func start() async throws {
         launches += 1
         let binary = try WorkerProcesses.binary
-        let command = (environment?.sourced ?? "") + "exec " + ([binary] + serveArguments).map { "'\($0)'" }.joined(separator: " ")
-            + " >>'\(directory)/serve.log' 2>&1"
+        let command = EnvironmentFile.exec([binary] + serveArguments, with: environment) + " >>'\(directory)/serve.log' 2>&1"
         process = RunningProcess(child: try ChildProcess(arguments: ["/bin/bash", "-c", command]) { _ in })
         try await eventually(30, "serve answers /healthz") { (try? await self.request("GET", "/healthz", token: nil).status) == 200 }
     }

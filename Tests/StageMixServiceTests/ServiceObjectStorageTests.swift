@@ -12,8 +12,6 @@ import StageMixTestSupport
 /// is stored, shown or sent.
 @Suite("Service object storage", .serialized)
 struct ServiceObjectStorageTests {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
     @Test func anAllowedPrefixHoldsWholeSegmentsOnly() throws {
         let list = try StorageAllowList(["s3://captures/rec", "s3://whole-bucket", "s3://outputs/vod/"])
         func permits(_ url: String) -> Bool { StorageAllowList.location(url).map(list.permits) ?? false }
@@ -37,7 +35,7 @@ struct ServiceObjectStorageTests {
     @Test func aCaptureOutsideTheAllowedPrefixesIsRefusedUnreadAndNothingIsQueued() async throws {
         let moto = try MotoServer()
         defer { moto.stop() }
-        let sample = Self.repository.appendingPathComponent("Samples/panel")
+        let sample = Repository.root.appendingPathComponent("Samples/panel")
         for (bucket, prefix) in [("captures", "rec/panel"), ("captures", "recordings/panel"), ("private", "rec/panel")] {
             try moto.upload(sample, bucket: bucket, prefix: prefix)
         }

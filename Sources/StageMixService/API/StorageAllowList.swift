@@ -27,7 +27,7 @@ public struct StorageAllowList: Sendable {
     /// `text` as a location in one spelling (no trailing `/`), or nil when it is not an `s3://` URL
     /// StageMix reads, or has a segment that is empty, `.` or `..`, or a control character.
     public static func location(_ text: String) -> S3Location? {
-        guard text.hasPrefix("s3://"), let parsed = S3Location(text) else { return nil }
+        guard let parsed = S3Location(text) else { return nil }
         var key = parsed.key
         if key.hasSuffix("/") { key.removeLast() }
         let segments = key.split(separator: "/", omittingEmptySubsequences: false)
