@@ -101,7 +101,7 @@ let package = Package(
         ], swiftSettings: swiftSettings),
         // The HTTP API over the queue: auth, compositions, plans, the webhook outbox and its delivery.
         .target(name: "StageMixService", dependencies: [
-            "StageMixQueue", "StageMixOptions", "StageMixCapture", "StageMixPlan", "StageMixLayout", "StageMixPipeline", "StageMixPublishing", "StageMixTime",
+            "StageMixQueue", "StageMixOptions", "StageMixCapture", "StageMixPlan", "StageMixLayout", "StageMixPipeline", "StageMixPublishing", "StageMixStorage", "StageMixTime",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "JWTKit", package: "jwt-kit"),
             .product(name: "Crypto", package: "swift-crypto"),
@@ -144,10 +144,10 @@ let package = Package(
         .testTarget(name: "StageMixMediaTests", dependencies: ["StageMixMedia", "StageMixTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixPublishingTests", dependencies: ["StageMixPublishing", "StageMixStorage", "StageMixTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixQueueTests", dependencies: [
-            "StageMixQueue", "StageMixPublishing", "StageMixOptions", "StageMixTime", "StageMixQueueTestSupport",
+            "StageMixQueue", "StageMixPublishing", "StageMixOptions", "StageMixTime", "StageMixQueueTestSupport", "StageMixTestSupport",
         ], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixServiceTests", dependencies: [
-            "StageMixService", "StageMixQueue", "StageMixQueueTestSupport",
+            "StageMixService", "StageMixQueue", "StageMixStorage", "StageMixQueueTestSupport", "StageMixTestSupport",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "JWTKit", package: "jwt-kit"),

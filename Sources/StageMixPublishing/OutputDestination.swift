@@ -64,6 +64,14 @@ public enum OutputDestination: Sendable, Hashable, Codable, CustomStringConverti
         }
     }
 
+    /// The destination `name` under this one: a folder inside it, or a longer prefix.
+    public func appending(_ name: String) -> OutputDestination {
+        switch self {
+        case .folder(let url): .folder(Self.canonical(url.appendingPathComponent(name)))
+        case .bucket(let location): .bucket(location.appending(name))
+        }
+    }
+
     /// The publisher that stages an output and puts it in place here. `job` is the queue job
     /// publishing, if any (it may replace its own earlier output); `inputs` are folders the output
     /// must keep clear of (the capture).

@@ -19,10 +19,17 @@ extension StageMix {
         @OptionGroup var queue: QueueOption
         @Option(name: .customLong("capture-root"), help: "A folder captures are read from (repeatable); requests name captures relative to one.")
         var captureRoots: [String] = []
+        @Option(name: .customLong("allow-storage"),
+                help: "An s3://bucket/prefix captures may be read from and outputs written to (repeatable; default none).")
+        var allowStorage: [String] = []
         @Option(help: "JSON file {\"keys\": {\"KEY\": \"SECRET\"}}: the API keys and their secrets.") var keys: String
         @Option(help: "Compose jobs this process runs at once (0: leave composing to `stagemix worker`s).") var workers: Int = 1
-        @Option(name: .customLong("output-root"), help: "Compositions are published as OUTPUT_ROOT/<id>.")
+        @Option(name: .customLong("output-root"),
+                help: "Compositions are published as OUTPUT_ROOT/<id>: a folder, or an s3://bucket/prefix within --allow-storage.")
         var outputRoot: String = "./compositions"
+        @Option(name: .customLong("inputs-root"),
+                help: "A local folder for the documents requests give inline (default: OUTPUT_ROOT/.stagemix-inputs; ./stagemix-inputs for a bucket).")
+        var inputsRoot: String?
         @Flag(name: .customLong("allow-private-callbacks"), help: "Allow webhooks to loopback and private addresses (tests, private networks).")
         var allowPrivateCallbacks = false
         @Option(name: .customLong("max-attempts"), help: "Attempts before a composition fails for good.") var maxAttempts: Int = 3
@@ -45,7 +52,7 @@ extension StageMix {
 
         func validate() throws {
             _ = try address
-            if captureRoots.isEmpty { throw ValidationError("give at least one --capture-root") }
+            if captureRoots.isEmpty && allowStorage.isEmpty { throw ValidationError("give at least one --capture-root or --allow-storage") }
             if !(0...64).contains(workers) { throw ValidationError("--workers must be between 0 and 64") }
             if !(1...100).contains(maxAttempts) { throw ValidationError("--max-attempts must be between 1 and 100") }
             if !(webhookRetryBase > 0 && webhookRetryBase <= 3600) { throw ValidationError("--webhook-retry-base must be between 0 and 3600 seconds") }
@@ -59,8 +66,9 @@ extension StageMix {
             var worker = WorkerConfiguration(leaseSeconds: leaseSeconds, heartbeatSeconds: heartbeatSeconds, pollInterval: .milliseconds(250))
             if let composeCommand { worker.composeCommand = composeCommand.split(separator: " ").map(String.init) }
             let configuration = ServiceConfiguration(
-                host: host, port: port, queue: try queue.url, captureRoots: captureRoots, keysPath: keys, workers: workers,
-                outputRoot: outputRoot, allowPrivateCallbacks: allowPrivateCallbacks, maxAttempts: maxAttempts,
+                host: host, port: port, queue: try queue.url, captureRoots: captureRoots, allowStorage: allowStorage, keysPath: keys,
+                workers: workers, outputRoot: outputRoot, inputsRoot: inputsRoot, allowPrivateCallbacks: allowPrivateCallbacks,
+                maxAttempts: maxAttempts,
                 webhookRetry: WebhookRetry(baseSeconds: webhookRetryBase),
                 worker: worker)
             do {

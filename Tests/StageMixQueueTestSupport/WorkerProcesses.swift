@@ -40,9 +40,11 @@ public struct WorkerProcesses: Sendable {
     }
 
     /// Starts one worker process with short leases and heartbeats, so tests see rescues quickly.
-    /// With `realCompose`, the worker runs this binary's own `stagemix compose` instead of the script.
+    /// With `realCompose`, the worker runs this binary's own `stagemix compose` instead of the script;
+    /// with `environment`, the worker (and so its compose children) has those variables too.
     public func start(name: String, concurrency: Int = 1, shutdownGrace: Double = 10, leaseSeconds: Double = 2, heartbeatSeconds: Double = 0.3,
-               pollSeconds: Double = 0.2, realCompose: Bool = false, extraArguments: [String] = []) throws -> RunningProcess {
+               pollSeconds: Double = 0.2, realCompose: Bool = false, extraArguments: [String] = [],
+               environment: EnvironmentFile? = nil) throws -> RunningProcess {
         var arguments = [
             try Self.binary, "worker", "--queue", queueURL, "--concurrency", "\(concurrency)", "--shutdown-grace", "\(shutdownGrace)",
             "--lease-seconds", "\(leaseSeconds)", "--heartbeat-seconds", "\(heartbeatSeconds)", "--poll-seconds", "\(pollSeconds)",
@@ -51,7 +53,7 @@ public struct WorkerProcesses: Sendable {
         if !realCompose { arguments += ["--compose-command", "/bin/bash \(composeScript)"] }
         arguments += extraArguments
         // exec, so the shell's pid is the worker's: signals go to the worker itself.
-        let command = "exec " + arguments.map { "'\($0)'" }.joined(separator: " ") + " >'\(directory)/\(name).log' 2>&1"
+        let command = EnvironmentFile.exec(arguments, with: environment) + " >'\(directory)/\(name).log' 2>&1"
         let worker = RunningProcess(child: try ChildProcess(arguments: ["/bin/bash", "-c", command]) { _ in })
         started.add(worker)
         return worker
@@ -62,9 +64,10 @@ public struct WorkerProcesses: Sendable {
         for worker in started.all { await worker.stop() }
     }
 
-    /// Runs `stagemix <arguments>` to completion and returns its stdout.
-    public func cli(_ arguments: [String]) async throws -> String {
-        try await run(try Self.binary, arguments + ["--queue", queueURL]).trimmingCharacters(in: .whitespacesAndNewlines)
+    /// Runs `stagemix <arguments>` to completion (with `environment`'s variables too) and returns its stdout.
+    public func cli(_ arguments: [String], environment: EnvironmentFile? = nil) async throws -> String {
+        let command = EnvironmentFile.exec([try Self.binary] + arguments + ["--queue", queueURL], with: environment)
+        return try await run("/bin/bash", ["-c", command]).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// `GET path` from a worker's metrics endpoint, through bash's /dev/tcp: the raw HTTP response

@@ -20,16 +20,22 @@ final class ServiceFixture: @unchecked Sendable {
     let outputRoot: String
     let queueURL: String
     let composeScript: String
+    let environment: EnvironmentFile?
     let port: Int
     private(set) var process: RunningProcess?
     private var launches = 0
     let serveArguments: [String]
 
-    /// `workers` composing in the serve process (0: none); `fakeCompose`: the test's compose script.
-    init(backend: QueueBackend, workers: Int = 1, fakeCompose: Bool = true, allowPrivate: Bool = true, extra: [String] = []) async throws {
-        directory = try makeTemporaryDirectory(prefix: "stagemix-serve")
+    /// `workers` composing in the serve process (0: none); `fakeCompose`: the test's compose script;
+    /// `outputRoot`: another than the fixture's own folder (an `s3://` prefix); `environment`: variables
+    /// the serve process (and so its workers' compose children) has besides the test process's own.
+    init(backend: QueueBackend, workers: Int = 1, fakeCompose: Bool = true, allowPrivate: Bool = true, extra: [String] = [],
+         outputRoot: String? = nil, environment: [String: String]? = nil) async throws {
+        let directory = try makeTemporaryDirectory(prefix: "stagemix-serve")
+        self.directory = directory
         captureRoot = "\(directory)/captures"
-        outputRoot = "\(directory)/compositions"
+        self.outputRoot = outputRoot ?? "\(directory)/compositions"
+        self.environment = try environment.map { try EnvironmentFile($0, in: directory) }
         try FileManager.default.createDirectory(atPath: captureRoot, withIntermediateDirectories: true)
         queueURL = try await backend.makeURL()
         composeScript = try ComposeScript.install(in: directory)
@@ -38,7 +44,7 @@ final class ServiceFixture: @unchecked Sendable {
         try keys.write(toFile: "\(directory)/keys.json", atomically: true, encoding: .utf8)
         var arguments = [
             "serve", "--listen", "127.0.0.1:\(port)", "--queue", queueURL, "--capture-root", captureRoot,
-            "--keys", "\(directory)/keys.json", "--workers", "\(workers)", "--output-root", outputRoot,
+            "--keys", "\(directory)/keys.json", "--workers", "\(workers)", "--output-root", self.outputRoot,
             "--webhook-retry-base", "0.5", "--lease-seconds", "3", "--heartbeat-seconds", "0.3",
         ]
         if allowPrivate { arguments.append("--allow-private-callbacks") }
@@ -62,8 +68,7 @@ final class ServiceFixture: @unchecked Sendable {
     func start() async throws {
         launches += 1
         let binary = try WorkerProcesses.binary
-        let command = "exec " + ([binary] + serveArguments).map { "'\($0)'" }.joined(separator: " ")
-            + " >>'\(directory)/serve.log' 2>&1"
+        let command = EnvironmentFile.exec([binary] + serveArguments, with: environment) + " >>'\(directory)/serve.log' 2>&1"
         process = RunningProcess(child: try ChildProcess(arguments: ["/bin/bash", "-c", command]) { _ in })
         try await eventually(30, "serve answers /healthz") { (try? await self.request("GET", "/healthz", token: nil).status) == 200 }
     }

@@ -14,6 +14,8 @@ final class WebhookReceiver: Sendable {
         var compositionID: String
         var signatureValid: Bool
         var progress: Double?
+        /// The body as received.
+        var body: String
     }
 
     let port: Int
@@ -43,7 +45,7 @@ final class WebhookReceiver: Sendable {
             let data = json["data"] as? [String: Any] ?? [:]
             self.deliveries.withLockedValue {
                 $0.append(Delivery(id: id, type: json["type"] as? String ?? "", compositionID: data["id"] as? String ?? "",
-                                   signatureValid: valid, progress: data["progress"] as? Double))
+                                   signatureValid: valid, progress: data["progress"] as? Double, body: body))
             }
             return Response(status: .noContent)
         }

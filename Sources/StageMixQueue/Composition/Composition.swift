@@ -13,7 +13,7 @@ public struct Composition: Sendable, Hashable {
     public var requestDigest: String
     public var idempotencyKey: String?
     public var callbackURL: String?
-    /// The capture as the caller named it, relative to a capture root.
+    /// The capture as the caller named it: relative to a capture root, or an `s3://` URL.
     public var capture: String
     public var layout: String
     /// Where the output is published (stored in `output_directory` as its spelling).

@@ -1,5 +1,5 @@
 import Foundation
-import StageMixPublishing
+public import StageMixPublishing
 
 /// What became of a create request.
 public enum CompositionCreation: Sendable {
@@ -18,7 +18,7 @@ extension SQLJobStore {
     /// Creates the composition, its job and its `composition.queued` event in one transaction, or returns
     /// the composition an earlier identical request made. Concurrent identical requests make one job:
     /// the request key is unique, and a transaction that loses that race is rolled back and looks again.
-    public func createComposition(_ draft: CompositionDraft, outputRoot: String) async throws -> CompositionCreation {
+    public func createComposition(_ draft: CompositionDraft, outputRoot: OutputDestination) async throws -> CompositionCreation {
         for _ in 0..<5 {
             do {
                 return try await transaction { tx in try await Self.create(draft, outputRoot: outputRoot, in: tx) }
@@ -29,7 +29,7 @@ extension SQLJobStore {
         throw QueueError(.duplicateActiveJob, "composition request \(draft.requestKey) kept racing with another")
     }
 
-    private static func create(_ draft: CompositionDraft, outputRoot: String, in tx: any SQLJobTransaction) async throws -> CompositionCreation {
+    private static func create(_ draft: CompositionDraft, outputRoot: OutputDestination, in tx: any SQLJobTransaction) async throws -> CompositionCreation {
         if let existing = try await tx.query(
             "SELECT \(CompositionSQL.columns) FROM stagemix_compositions WHERE request_key = $1", [.text(draft.requestKey)]
         ).first {
@@ -41,8 +41,8 @@ extension SQLJobStore {
         }
         let id = newJobID()
         var spec = draft.spec
-        // Each composition is published to a destination of its own under the output root.
-        let destination = OutputDestination.folder(URL(fileURLWithPath: outputRoot).appendingPathComponent(id))
+        // Each composition is published to a destination of its own under the output root: a folder or a prefix.
+        let destination = outputRoot.appending(id)
         spec.out = destination.description
         let job = Job(id: id, spec: spec.normalised(), maxAttempts: draft.maxAttempts, now: tx.now)
         let (sql, binds) = JobSQL.insert(job)

@@ -42,7 +42,7 @@ struct AttemptRun {
         let progress = NIOLockedValueBox<Double?>(nil)
         let child: ChildProcess
         do {
-            try await AttemptOutput.onFileThread(output.prepare)
+            try await renewingLease(output.prepare)
         } catch let refusal as OutputRefusal {
             await report("fail") { [lease] queue in _ = try await queue.fail(lease, error: "\(ComposeChild.Failure.badInput): \(refusal)", retryable: false) }
             return .badInput
@@ -163,7 +163,7 @@ struct AttemptRun {
         // Read before publishing: an output in a bucket is no longer on this machine after.
         let cpu = (try? Data(contentsOf: output.attemptDirectory.appendingPathComponent(OutputFiles.report))) ?? Data()
         do {
-            try await AttemptOutput.onFileThread(output.publish)
+            try await renewingLease(output.publish)
         } catch let refusal as OutputRefusal {
             // Something not StageMix's appeared at the output while the job ran: never replace it, never retry.
             await removeLeftovers(output)
@@ -178,6 +178,29 @@ struct AttemptRun {
         worker.metrics.addComposeCPU(fromReport: cpu)
         await report("succeed") { [lease] queue in _ = try await queue.succeed(lease) }
         return .succeeded
+    }
+
+    /// Prepares or publishes the output (`work`, on a thread of its own) while renewing the lease every
+    /// heartbeat. With an output in a bucket both are requests to a store, and publishing uploads every
+    /// segment after compose has finished: either can take far longer than a lease, and a lease left
+    /// to run out would let another worker rescue the job and write the same prefix at the same time.
+    private func renewingLease(_ work: @escaping @Sendable () throws -> Void) async throws {
+        // Not a child task: a worker told to stop still finishes the work in hand, and keeps its lease meanwhile.
+        let renewal = Task { [queue, lease, configuration, logger] in
+            while true {
+                try? await Task.sleep(for: .seconds(configuration.heartbeatSeconds))
+                if Task.isCancelled { return }
+                do {
+                    _ = try await withDeadline(configuration.heartbeatSeconds) {
+                        try await queue.heartbeat(lease, leaseSeconds: configuration.leaseSeconds, progress: nil)
+                    }
+                } catch {
+                    logger.warning("heartbeat of \(lease) failed: \(String(reflecting: error))")
+                }
+            }
+        }
+        defer { renewal.cancel() }
+        try await AttemptOutput.onFileThread(work)
     }
 
     private func removeLeftovers(_ output: AttemptOutput) async {

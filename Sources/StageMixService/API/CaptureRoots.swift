@@ -2,13 +2,13 @@ import Foundation
 
 /// The folders captures may be read from. A request names a capture by a path relative to one of
 /// them; a path that is absolute, has a `..` component, or leads out of its root through a symbolic
-/// link is refused, so the API cannot be used to read anything else on the machine.
+/// link is refused, so the API cannot be used to read anything else on the machine. A service may
+/// have none, and read captures only from buckets (``StorageAllowList``).
 public struct CaptureRoots: Sendable {
     /// Real paths (symbolic links resolved), in the order given.
     public let roots: [String]
 
     public init(_ paths: [String]) throws {
-        guard !paths.isEmpty else { throw ServiceSetupError("give at least one --capture-root") }
         roots = try paths.map { path in
             guard let real = Self.realPath(path) else { throw ServiceSetupError("--capture-root \(path): no such folder") }
             var isDirectory: ObjCBool = false
@@ -21,6 +21,9 @@ public struct CaptureRoots: Sendable {
 
     /// The real path of the capture folder `relative` names, under the first root that has it.
     public func resolve(_ relative: String) throws(Problem) -> String {
+        guard !roots.isEmpty else {
+            throw Problem.invalid("capture", "must be an s3://bucket/prefix URL: this service reads no capture folders")
+        }
         guard !relative.isEmpty, relative.utf8.count <= 1024 else {
             throw Problem.invalid("capture", "must be a path of 1 to 1024 bytes relative to a capture root")
         }

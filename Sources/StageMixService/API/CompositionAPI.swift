@@ -5,6 +5,7 @@ import StageMixCapture
 import StageMixPipeline
 import StageMixPlan
 import StageMixOptions
+public import StageMixPublishing
 public import StageMixQueue
 
 /// The routes of the API, over the queue's database. Every route but the health checks, the metrics
@@ -14,19 +15,22 @@ public struct CompositionAPI: Sendable {
     let store: any SQLJobStore
     let verifier: TokenVerifier
     let roots: CaptureRoots
+    let storage: StorageAllowList
     let callbacks: CallbackPolicy
     let tables: InlineTables
-    let outputRoot: String
+    /// Each composition is published under it, as `<outputRoot>/<id>`: a folder, or a prefix within `storage`.
+    let outputRoot: OutputDestination
     let maxAttempts: Int
     let metrics: WorkerMetrics
 
-    public init(store: any SQLJobStore, verifier: TokenVerifier, roots: CaptureRoots, callbacks: CallbackPolicy,
-                outputRoot: String, maxAttempts: Int, metrics: WorkerMetrics) {
+    public init(store: any SQLJobStore, verifier: TokenVerifier, roots: CaptureRoots, storage: StorageAllowList, callbacks: CallbackPolicy,
+                outputRoot: OutputDestination, tables: InlineTables, maxAttempts: Int, metrics: WorkerMetrics) {
         self.store = store
         self.verifier = verifier
         self.roots = roots
+        self.storage = storage
         self.callbacks = callbacks
-        self.tables = InlineTables(outputRoot: outputRoot)
+        self.tables = tables
         self.outputRoot = outputRoot
         self.maxAttempts = maxAttempts
         self.metrics = metrics
@@ -66,7 +70,7 @@ public struct CompositionAPI: Sendable {
     /// `listening` runs the speaker pass for a layout that follows the speaker (a dry run shows the turns
     /// compose will); a composition's checks skip it, as the worker's compose runs it again anyway.
     private func plannedRequest(_ request: Request, listening: Bool = false) async throws -> (CompositionRequest, PlanDocument) {
-        let parsed = try CompositionRequest.parse(try await body(request), roots: roots, callbacks: callbacks, tables: tables)
+        let parsed = try CompositionRequest.parse(try await body(request), roots: roots, storage: storage, callbacks: callbacks, tables: tables)
         // Inline documents are checked from scratch files of this request's, removed whatever happens.
         var options = parsed.options
         var scratches: [URL] = []
@@ -94,6 +98,9 @@ public struct CompositionAPI: Sendable {
         } catch let error as OptionError {
             // An option that does not fit the layout (a rendition's frame rate): the option's field.
             throw CompositionRequest.invalid(error)
+        } catch let error as BadInput where (error.underlying as? CaptureError)?.storage?.isTransient == true {
+            // The capture's store is out of reach or failing: asking again later may work, so not a 422.
+            throw Problem.unavailable("\(error); try again later")
         } catch {
             // The tables the request gave inline are files now: name the field, not the file.
             var detail = "\(error)"
@@ -118,7 +125,7 @@ public struct CompositionAPI: Sendable {
         let draft = CompositionDraft(
             apiKey: caller.apiKey, requestKey: parsed.requestKey(apiKey: caller.apiKey), requestDigest: parsed.digest,
             idempotencyKey: parsed.idempotencyKey, callbackURL: parsed.callbackURL, capture: parsed.capture, layout: parsed.layout,
-            spec: JobSpec(capture: parsed.capturePath, out: outputRoot, options: parsed.options), maxAttempts: maxAttempts)
+            spec: JobSpec(capture: parsed.capturePath, out: outputRoot.description, options: parsed.options), maxAttempts: maxAttempts)
         let outcome: CompositionCreation
         do {
             outcome = try await store.createComposition(draft, outputRoot: outputRoot)

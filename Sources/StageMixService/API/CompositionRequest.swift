@@ -10,9 +10,9 @@ import StageMixQueue
 /// JSON name; `prices`, `tiers` and `edits` are the documents themselves, not file paths, kept for
 /// the job only once it is queued (``InlineTables``).
 public struct CompositionRequest: Sendable {
-    /// As the caller wrote it, relative to a capture root.
+    /// As the caller wrote it: relative to a capture root, or an `s3://` URL.
     public var capture: String
-    /// The capture folder's real path.
+    /// What the job reads: the capture folder's real path, or the URL in one spelling.
     public var capturePath: String
     public var layout: String
     public var options: ComposeOptions
@@ -35,7 +35,7 @@ public struct CompositionRequest: Sendable {
     ]
     static let topLevelFields: Set<String> = ["capture", "layout", "options", "callbackUrl", "idempotencyKey"]
 
-    public static func parse(_ data: Data, roots: CaptureRoots, callbacks: CallbackPolicy, tables: InlineTables)
+    public static func parse(_ data: Data, roots: CaptureRoots, storage: StorageAllowList, callbacks: CallbackPolicy, tables: InlineTables)
         throws(Problem) -> CompositionRequest
     {
         let value: JSONValue
@@ -55,7 +55,8 @@ public struct CompositionRequest: Sendable {
         }
         guard let captureValue = body["capture"] else { throw Problem.invalid("capture", "is required") }
         guard case .string(let capture) = captureValue else { throw Problem.invalid("capture", "must be a string, not \(captureValue.kind)") }
-        let capturePath = try roots.resolve(capture)
+        // A URL names a capture in a bucket, read only within --allow-storage; anything else a folder under a capture root.
+        let capturePath = capture.contains("://") ? try storage.capture(capture) : try roots.resolve(capture)
 
         var layout = ComposeOptions.defaultLayout
         if let value = body["layout"] {

@@ -10,17 +10,18 @@ public struct InlineDocument: Sendable {
     public var path: String
 }
 
-/// Price and tier tables and edit documents given inline in a request, kept under the output root as
-/// `.stagemix-inputs/<sha256>.json` (content-addressed: the same document is one file, and a file is
-/// never changed once written) for the job to read. A request is checked from scratch files of its
-/// own, removed whatever happens (tables as compose reads them, edits against the capture); the
-/// documents are kept only when a composition is queued with them, so a refused request or a dry run
-/// leaves nothing behind.
-public struct InlineTables: Sendable {    public enum Kind: Sendable { case prices, tiers, edits }
+/// Price and tier tables and edit documents given inline in a request, kept in a local folder
+/// (`--inputs-root`; by default `.stagemix-inputs` under a local output root) as `<sha256>.json`
+/// (content-addressed: the same document is one file, and a file is never changed once written) for
+/// the job to read. A request is checked from scratch files of its own, removed whatever happens
+/// (tables as compose reads them, edits against the capture); the documents are kept only when a
+/// composition is queued with them, so a refused request or a dry run leaves nothing behind.
+public struct InlineTables: Sendable {
+    public enum Kind: Sendable { case prices, tiers, edits }
     public let directory: URL
 
-    public init(outputRoot: String) {
-        directory = URL(fileURLWithPath: outputRoot).appendingPathComponent(".stagemix-inputs")
+    public init(directory: URL) {
+        self.directory = directory
     }
 
     /// The document as the job will read it, noted in `inline`; returns where it will be kept.
@@ -48,7 +49,7 @@ public struct InlineTables: Sendable {    public enum Kind: Sendable { case pric
             try data.write(to: temporary)
             if rename(temporary.path, path) != 0 { try? FileManager.default.removeItem(at: temporary) }
         } catch {
-            throw Problem.unavailable("cannot keep \(field) under the output root: \(error.localizedDescription)")
+            throw Problem.unavailable("cannot keep \(field) in the inputs folder: \(error.localizedDescription)")
         }
     }
 
@@ -59,7 +60,7 @@ public struct InlineTables: Sendable {    public enum Kind: Sendable { case pric
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             try data.write(to: url)
         } catch {
-            throw Problem.unavailable("cannot check \(field) under the output root: \(error.localizedDescription)")
+            throw Problem.unavailable("cannot check \(field) in the inputs folder: \(error.localizedDescription)")
         }
         return url
     }

@@ -285,6 +285,9 @@ public enum OpenAPIDocument {
           },
           "422": {
             "$ref": "#/components/responses/Problem"
+          },
+          "503": {
+            "$ref": "#/components/responses/Problem"
           }
         }
       }
@@ -399,7 +402,7 @@ public enum OpenAPIDocument {
         "properties": {
           "capture": {
             "type": "string",
-            "description": "A capture folder, relative to a capture root of the service.",
+            "description": "A capture folder, relative to a capture root of the service; or an s3://bucket/prefix URL within one of the service's --allow-storage prefixes (whole path segments: s3://b/rec holds s3://b/rec/x, not s3://b/recordings; no empty, '.' or '..' segments). Anything else is a 422 naming capture, and nothing outside the allowed prefixes is ever requested from the store.",
             "minLength": 1,
             "maxLength": 1024,
             "example": "panel"
@@ -664,9 +667,11 @@ public enum OpenAPIDocument {
           },
           "outputs": {
             "type": "object",
+            "description": "Once completed: where each file of the output is, as absolute paths on the service's machines, or as s3:// URLs when the output root is a bucket prefix.",
             "properties": {
               "directory": {
-                "type": "string"
+                "type": "string",
+                "description": "The output's folder, or its prefix (s3://bucket/prefix/<id>)."
               },
               "playlist": {
                 "type": "string"
@@ -696,13 +701,15 @@ public enum OpenAPIDocument {
           },
           "duration": {
             "type": "number",
-            "description": "Seconds of composed output."
+            "description": "Seconds of composed output, once completed, for an output in a folder (absent for one in a bucket)."
           },
           "billing": {
-            "type": "object"
+            "type": "object",
+            "description": "Once completed, for an output in a folder: minutes per tier, peak pixels, output tier, cost. Absent for an output in a bucket (read billing.json there)."
           },
           "timeline": {
-            "type": "object"
+            "type": "object",
+            "description": "Once completed, for an output in a folder: segments, invitations, most on stage at once, each participant's time on stage. Absent for an output in a bucket (read timeline.json there)."
           },
           "error": {
             "type": "object",

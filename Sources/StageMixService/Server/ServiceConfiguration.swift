@@ -7,27 +7,35 @@ public struct ServiceConfiguration: Sendable {
     public var port: Int
     public var queue: QueueURL
     public var captureRoots: [String]
+    /// `s3://bucket/prefix` URLs: where captures may be read from and outputs written (``StorageAllowList``).
+    public var allowStorage: [String]
     public var keysPath: String
     /// Compose jobs this process runs at once (0: it only serves; `stagemix worker`s compose).
     public var workers: Int
-    /// Where each composition is published, as `<outputRoot>/<id>`.
+    /// Where each composition is published, as `<outputRoot>/<id>`: a folder, or an `s3://` prefix within `allowStorage`.
     public var outputRoot: String
+    /// The local folder documents given inline are kept in for the jobs; nil for the default
+    /// (`<outputRoot>/.stagemix-inputs`, or `./stagemix-inputs` when the output root is a bucket).
+    public var inputsRoot: String?
     public var allowPrivateCallbacks: Bool
     public var maxAttempts: Int
     public var webhookRetry: WebhookRetry
     public var worker: WorkerConfiguration
     public var queueOptions: QueueOptions
 
-    public init(host: String, port: Int, queue: QueueURL, captureRoots: [String], keysPath: String, workers: Int,
-                outputRoot: String, allowPrivateCallbacks: Bool, maxAttempts: Int = 3, webhookRetry: WebhookRetry = WebhookRetry(),
-                worker: WorkerConfiguration = WorkerConfiguration(), queueOptions: QueueOptions = QueueOptions()) {
+    public init(host: String, port: Int, queue: QueueURL, captureRoots: [String], allowStorage: [String] = [], keysPath: String, workers: Int,
+                outputRoot: String, inputsRoot: String? = nil, allowPrivateCallbacks: Bool, maxAttempts: Int = 3,
+                webhookRetry: WebhookRetry = WebhookRetry(), worker: WorkerConfiguration = WorkerConfiguration(),
+                queueOptions: QueueOptions = QueueOptions()) {
         self.host = host
         self.port = port
         self.queue = queue
         self.captureRoots = captureRoots
+        self.allowStorage = allowStorage
         self.keysPath = keysPath
         self.workers = workers
         self.outputRoot = outputRoot
+        self.inputsRoot = inputsRoot
         self.allowPrivateCallbacks = allowPrivateCallbacks
         self.maxAttempts = maxAttempts
         self.webhookRetry = webhookRetry

@@ -6,6 +6,7 @@ import Metrics
 import Prometheus
 import ServiceLifecycle
 import StageMixQueue
+import StageMixStorage
 
 /// `stagemix serve`: the HTTP API, the webhook dispatcher and, with `workers` > 0, a worker composing
 /// jobs, in one process that SIGTERM or SIGINT stops gracefully and SIGHUP makes re-read its keys.
@@ -22,19 +23,25 @@ public enum StageMixServer {
 
         let keys = try APIKeyStore(path: configuration.keysPath)
         let roots = try CaptureRoots(configuration.captureRoots)
-        do {
-            try FileManager.default.createDirectory(atPath: configuration.outputRoot, withIntermediateDirectories: true)
-        } catch {
-            throw ServiceSetupError("--output-root \(configuration.outputRoot): cannot create it (\(error.localizedDescription))")
+        let storage = try StorageAllowList(configuration.allowStorage)
+        if !storage.prefixes.isEmpty {
+            // Credentials come from this process's environment and ~/.aws, read afresh per request;
+            // a configuration that cannot work is said now, not on the first request.
+            do {
+                _ = try StorageConfiguration.fromEnvironment()
+            } catch {
+                throw ServiceSetupError("--allow-storage: \(error)")
+            }
         }
-        let outputRoot = URL(fileURLWithPath: configuration.outputRoot).standardizedFileURL.path
+        let outputRoot = try OutputRoot(configuration, storage: storage)
         guard let store = try await configuration.queue.open(options: configuration.queueOptions) as? any SQLJobStore else {
             throw ServiceSetupError("the queue \(configuration.queue) cannot hold compositions")
         }
         let metrics = WorkerMetrics(registry: registry)
         let policy = CallbackPolicy(allowPrivate: configuration.allowPrivateCallbacks)
-        let api = CompositionAPI(store: store, verifier: TokenVerifier(keys: keys), roots: roots, callbacks: policy,
-                                 outputRoot: outputRoot, maxAttempts: configuration.maxAttempts, metrics: metrics)
+        let api = CompositionAPI(store: store, verifier: TokenVerifier(keys: keys), roots: roots, storage: storage, callbacks: policy,
+                                 outputRoot: outputRoot.destination, tables: InlineTables(directory: outputRoot.inputs),
+                                 maxAttempts: configuration.maxAttempts, metrics: metrics)
         var services: [any Service] = [
             WebhookDispatcher(store: store, keys: keys, policy: policy, schedule: configuration.webhookRetry,
                               logger: Logger(label: "stagemix.webhooks")),
@@ -66,7 +73,7 @@ public enum StageMixServer {
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port
                 logger.notice("listening on http://\(host):\(port)", metadata: [
-                    "queue": "\(configuration.queue)", "workers": "\(configuration.workers)", "outputRoot": "\(outputRoot)",
+                    "queue": "\(configuration.queue)", "workers": "\(configuration.workers)", "outputRoot": "\(outputRoot.destination)",
                 ])
             },
             logger: logger)

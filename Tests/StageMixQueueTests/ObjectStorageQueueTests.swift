@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+@testable import StageMixQueue
+import StageMixQueueTestSupport
+import StageMixTestSupport
+
+/// `stagemix enqueue` and `stagemix worker` with a capture and an output in an S3-compatible store
+/// (moto on loopback, signatures checked): the job holds the URLs as written and no credential; the
+/// worker's own environment reaches the store, for its compose child and for the upload.
+@Suite("Queue object storage", .serialized)
+struct ObjectStorageQueueTests {
+    @Test func aJobFromABucketToABucketIsComposedWithTheWorkersOwnCredentials() async throws {
+        let moto = try MotoServer()
+        defer { moto.stop() }
+        let fixture = try await WorkerProcessTests.Fixture.make(.sqlite)
+        do {
+            try await Self.compose(fixture, moto: moto)
+        } catch {
+            await fixture.tearDown()
+            throw error
+        }
+        await fixture.tearDown()
+    }
+
+    /// Uploading an output can take longer than a lease: the worker renews it while it publishes, so
+    /// the other worker, polling all along, never rescues the job and writes the same prefix too.
+    @Test func aSlowUploadKeepsItsLeaseSoNoOtherWorkerTakesTheJob() async throws {
+        let moto = try MotoServer()
+        defer { moto.stop() }
+        // Every other request to the store waits two seconds: the upload takes several leases of two seconds.
+        let proxy = try FaultProxy(upstream: moto.endpoint, every: 2, faults: ["slow"])
+        defer { proxy.stop() }
+        let fixture = try await WorkerProcessTests.Fixture.make(.sqlite)
+        do {
+            // A local capture: only the publish reaches the store.
+            let capture = "\(fixture.directory)/captures/panel"
+            try await run(try WorkerProcesses.binary, ["synth", "panel", "--out", capture, "--duration", "2", "--jobs", "1"])
+            try moto.boto3(#"s3.create_bucket(Bucket="outputs")"#)
+            let direct = try EnvironmentFile(moto.environment(), in: fixture.directory, name: "direct")
+            let slow = try EnvironmentFile(moto.environment(endpoint: proxy.endpoint), in: fixture.directory, name: "slow")
+            let id = try await fixture.workers.cli(["enqueue", capture, "--out", "s3://outputs/slow", "--preset", "ultrafast",
+                                                    "--resolution", "320x180", "--fps", "10"], environment: direct)
+            for name in ["first", "second"] {
+                _ = try fixture.workers.start(name: name, leaseSeconds: 2, realCompose: true, environment: slow)
+            }
+            try await fixture.waitFor(id, .succeeded, seconds: 60)
+            #expect(try await fixture.state(id).attempt == 1, "\(fixture.workers.logs())")
+            #expect(proxy.injected()["slow", default: 0] >= 3, "the upload outlasted a lease: \(proxy.injected())")
+            let objects = try moto.objects(bucket: "outputs", prefix: "slow")
+            #expect(objects[".stagemix-output"] != nil && objects[".stagemix-partial"] == nil, "\(objects.keys.sorted())")
+        } catch {
+            await fixture.tearDown()
+            throw error
+        }
+        await fixture.tearDown()
+    }
+
+    static func compose(_ fixture: WorkerProcessTests.Fixture, moto: MotoServer) async throws {
+        let capture = "\(fixture.directory)/captures/panel"
+        try await run(try WorkerProcesses.binary, ["synth", "panel", "--out", capture, "--duration", "2", "--jobs", "1"])
+        try moto.upload(URL(fileURLWithPath: capture), bucket: "captures", prefix: "rec/panel")
+        try moto.boto3(#"s3.create_bucket(Bucket="outputs")"#)
+        let environment = try EnvironmentFile(moto.environment(), in: fixture.directory)
+
+        let arguments = ["enqueue", "s3://captures/rec/panel", "--out", "s3://outputs/panel", "--preset", "ultrafast",
+                         "--resolution", "320x180", "--fps", "10"]
+        let id = try await fixture.workers.cli(arguments, environment: environment)
+        #expect(try await fixture.workers.cli(arguments, environment: environment) == id, "the same job twice is one job")
+        let queued = try await fixture.state(id)
+        #expect(queued.spec.capture == "s3://captures/rec/panel" && queued.spec.out == "s3://outputs/panel", "\(queued.spec)")
+
+        _ = try fixture.workers.start(name: "s3", realCompose: true, environment: environment)
+        try await fixture.waitFor(id, .succeeded, seconds: 60)
+        let objects = try moto.objects(bucket: "outputs", prefix: "panel")
+        for name in [".stagemix-output", "hls/index.m3u8", "timeline.json", "billing.json", "report.json"] {
+            #expect(objects[name] != nil, "\(name) in \(objects.keys.sorted())")
+        }
+        #expect(!objects.keys.contains(".stagemix-partial"))
+
+        // The queue holds URLs only: no key in any row, nor in the worker's log.
+        let dump = try await run("/usr/bin/sqlite3", [String(fixture.queueURL.dropFirst("sqlite:".count)), ".dump"])
+        #expect(dump.contains("s3://captures/rec/panel") && dump.contains("s3://outputs/panel"))
+        for secret in [moto.secretAccessKey, moto.accessKeyId] {
+            #expect(!dump.contains(secret) && !fixture.workers.logs().contains(secret))
+        }
+    }
+}
