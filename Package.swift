@@ -87,7 +87,7 @@ let package = Package(
         .target(name: "StageMixImport", dependencies: ["StageMixCapture", "StageMixJSON", "StageMixMedia", "StageMixTime"], swiftSettings: swiftSettings),
         // Job queue (SQLite or PostgreSQL) and the worker that runs compose jobs as child processes.
         .target(name: "StageMixQueue", dependencies: [
-            "StageMixPublishing", "StageMixOptions", "StageMixTime",
+            "StageMixPublishing", "StageMixOptions", "StageMixTime", "StageMixStorage",
             .product(name: "SQLiteNIO", package: "sqlite-nio"),
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

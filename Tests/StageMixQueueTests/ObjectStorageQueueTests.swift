@@ -55,6 +55,32 @@ struct ObjectStorageQueueTests {
         await fixture.tearDown()
     }
 
+    /// A store that refuses (here: the output's bucket is gone by the time the job runs) fails the job
+    /// at once as bad input: the same refusal would come on every attempt.
+    @Test func aStoreThatRefusesFailsTheJobAsBadInputWithoutRetrying() async throws {
+        let moto = try MotoServer()
+        defer { moto.stop() }
+        let fixture = try await WorkerProcessTests.Fixture.make(.sqlite)
+        do {
+            let capture = "\(fixture.directory)/captures/panel"
+            try await run(try WorkerProcesses.binary, ["synth", "panel", "--out", capture, "--duration", "2", "--jobs", "1"])
+            try moto.boto3(#"s3.create_bucket(Bucket="outputs")"#)
+            let environment = try EnvironmentFile(moto.environment(), in: fixture.directory)
+            let id = try await fixture.workers.cli(["enqueue", capture, "--out", "s3://outputs/gone", "--preset", "ultrafast",
+                                                    "--resolution", "320x180", "--fps", "10"], environment: environment)
+            try moto.boto3(#"s3.delete_bucket(Bucket="outputs")"#)
+            _ = try fixture.workers.start(name: "refused", realCompose: true, environment: environment)
+            try await fixture.waitFor(id, .dead, seconds: 60)
+            let job = try await fixture.state(id)
+            #expect(job.attempt == 1, "not retried")
+            #expect(job.lastError?.hasPrefix("bad input") == true && job.lastError?.contains("NoSuchBucket") == true, "\(job.lastError ?? "")")
+        } catch {
+            await fixture.tearDown()
+            throw error
+        }
+        await fixture.tearDown()
+    }
+
     static func compose(_ fixture: WorkerProcessTests.Fixture, moto: MotoServer) async throws {
         let capture = "\(fixture.directory)/captures/panel"
         try await run(try WorkerProcesses.binary, ["synth", "panel", "--out", capture, "--duration", "2", "--jobs", "1"])

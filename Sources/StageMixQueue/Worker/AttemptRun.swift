@@ -3,6 +3,7 @@ import Logging
 import NIOConcurrencyHelpers
 import StageMixOptions
 import StageMixPublishing
+import StageMixStorage
 
 /// One attempt of one job: spawn the compose child, renew the lease while it runs, then
 /// publish and report, or stop it when cancelled, when the lease is lost, or at shutdown.
@@ -44,6 +45,10 @@ struct AttemptRun {
         do {
             try await renewingLease(output.prepare)
         } catch let refusal as OutputRefusal {
+            await report("fail") { [lease] queue in _ = try await queue.fail(lease, error: "\(ComposeChild.Failure.badInput): \(refusal)", retryable: false) }
+            return .badInput
+        } catch let refusal as S3Error where !refusal.isTransient {
+            // The store refused (wrong keys, no such bucket, access denied): the same the next time.
             await report("fail") { [lease] queue in _ = try await queue.fail(lease, error: "\(ComposeChild.Failure.badInput): \(refusal)", retryable: false) }
             return .badInput
         } catch {
@@ -166,6 +171,10 @@ struct AttemptRun {
             try await renewingLease(output.publish)
         } catch let refusal as OutputRefusal {
             // Something not StageMix's appeared at the output while the job ran: never replace it, never retry.
+            await removeLeftovers(output)
+            await report("fail") { [lease] queue in _ = try await queue.fail(lease, error: "\(ComposeChild.Failure.badInput): \(refusal)", retryable: false) }
+            return .badInput
+        } catch let refusal as S3Error where !refusal.isTransient {
             await removeLeftovers(output)
             await report("fail") { [lease] queue in _ = try await queue.fail(lease, error: "\(ComposeChild.Failure.badInput): \(refusal)", retryable: false) }
             return .badInput
