@@ -53,8 +53,6 @@ public struct ImportedCapture: Sendable {
             }
         }
         try manifest.encoded().write(to: folder.appendingPathComponent(CaptureReader.manifestName))
-        let note: [String: Any] = ["format": "stagemix.import/1", "platform": platform, "warnings": warnings]
-        try JSONSerialization.data(withJSONObject: note, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-            .write(to: folder.appendingPathComponent("import.json"))
+        try ImportNote(platform: platform, warnings: warnings).write(in: folder)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import StageMixTestSupport
 import StageMixCapture
+import StageMixMedia
 
 /// `stagemix import twilio` on a room made by the ffmpeg CLI as Twilio writes rooms: a late joiner
 /// whose files start far from zero, H.264 with B-frames in MKV, PCMU audio, a mute in the status
@@ -92,6 +93,7 @@ struct TwilioImportTests {
         #expect(tonePower(440, in: output.audio(from: 3.0, to: 5.0)) > 100 * tonePower(440, in: output.audio(from: 1.2, to: 1.8)))
         let report = try String(contentsOf: out.appendingPathComponent("report.json"), encoding: .utf8)
         #expect(report.contains("RT0000000000000000000000000000b003"), "the failed recording is reported as lost media")
+        #expect(report.contains("import (twilio): recording RT0000000000000000000000000000b003 (screen-bob) is failed"), "and its status as a warning")
     }
 
     @Test func aBrokenExportIsRefusedNamingTheFileAndPath() throws {
@@ -106,5 +108,49 @@ struct TwilioImportTests {
         #expect(result.status == 65, "\(result.stderr)")
         #expect(result.stderr.contains("recordings.json") && result.stderr.contains("$.recordings[3].offset"), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: capture.path))
+    }
+}
+
+extension TwilioImportTests {
+    /// Twilio switches simulcast layers mid-file (the picture size changes inside one recording), and
+    /// a track unpublished and published again is a second recording: neither freezes the tile.
+    @Test func aResolutionChangeInsideARecordingAndARepublishedTrackKeepThePictureMoving() throws {
+        let root = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let room = root.appendingPathComponent("room")
+        try FileManager.default.createDirectory(at: room, withIntermediateDirectories: true)
+        func path(_ name: String) -> String { room.appendingPathComponent(name).path }
+        // The first recording: 1 s red at 640x360, then 1 s blue at 320x180, in one Matroska file.
+        for (name, color, size) in [("red.webm", "red", "640x360"), ("blue.webm", "blue", "320x180")] {
+            try FFmpegTool.run(["-f", "lavfi", "-i", "color=c=\(color):size=\(size):rate=30", "-t", "1", "-c:v", "libvpx",
+                                "-deadline", "realtime", "-b:v", "200k", path(name)])
+        }
+        try "file red.webm\nfile blue.webm\n".write(toFile: path("list.txt"), atomically: true, encoding: .utf8)
+        try FFmpegTool.run(["-f", "concat", "-safe", "0", "-i", path("list.txt"), "-c", "copy", "-f", "matroska", path("RT00000000000000000000000000000c01.mkv")])
+        // Republished at 3 s: green, its file's timestamps starting there as Twilio writes them.
+        try FFmpegTool.run(["-f", "lavfi", "-i", "color=c=lime:size=640x360:rate=30", "-t", "1", "-c:v", "libvpx", "-deadline", "realtime",
+                            "-b:v", "200k", "-output_ts_offset", "3", path("RT00000000000000000000000000000c02.mkv")])
+        try #"{"sid": "RM00000000000000000000000000000002", "date_created": "2026-11-20T18:00:00Z", "end_time": "2026-11-20T18:00:05Z"}"#
+            .write(toFile: path("room.json"), atomically: true, encoding: .utf8)
+        try #"{"participants": [{"sid": "PA0000000000000000000000000000000c", "identity": "carol", "start_time": "2026-11-20T18:00:00Z", "end_time": "2026-11-20T18:00:05Z"}]}"#
+            .write(toFile: path("participants.json"), atomically: true, encoding: .utf8)
+        try ("{\"recordings\": [" + ["c01": 2, "c02": 1].sorted(by: { $0.key < $1.key }).map { suffix, seconds in
+            #"{"sid": "RT00000000000000000000000000000\#(suffix)", "source_sid": "MT\#(suffix)", "type": "video", "codec": "VP8", "container_format": "mkv", "duration": \#(seconds), "offset": 5000, "track_name": "carol-cam", "status": "completed", "grouping_sids": {"participant_sid": "PA0000000000000000000000000000000c"}}"#
+        }.joined(separator: ",") + "]}").write(toFile: path("recordings.json"), atomically: true, encoding: .utf8)
+
+        let capture = root.appendingPathComponent("capture"), out = root.appendingPathComponent("out")
+        let imported = try CLI.run(["import", "twilio", room.path, "--out", capture.path])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let read = try CaptureFolder(capture).capture()
+        #expect(read.track("RT00000000000000000000000000000c02")?.startOffsetMs == 3_000)
+        let composed = try CLI.run(["compose", capture.path, "--out", out.path, "--preset", "ultrafast", "--resolution", "320x180",
+                                    "--fps", "10", "--labels", "off"])
+        #expect(composed.status == 0, "\(composed.stderr)")
+        let output = try ComposedOutput(hls: out.appendingPathComponent("hls"))
+        func centre(_ t: Double) -> RGBColor? { output.frame(at: t)?.pixelRGB(x: 160, y: 90) }
+        let red = try #require(centre(0.5)), blue = try #require(centre(1.6)), green = try #require(centre(3.6))
+        #expect(red.r > 180 && red.b < 80, "\(red)")
+        #expect(blue.b > 180 && blue.r < 80, "after the size changed inside the file: \(blue)")
+        #expect(green.g > 180 && green.r < 80, "the republished recording: \(green)")
     }
 }

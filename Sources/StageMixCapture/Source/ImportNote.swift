@@ -1,0 +1,38 @@
+public import Foundation
+
+/// `import.json`: what `stagemix import` writes beside `session.json` in a capture it made from another
+/// platform's recordings — the platform, and the warnings of the import (a recording that failed, a file
+/// that was missing). Not part of the capture contract; composing reads it only to carry those warnings
+/// into `report.json`, so the people reading the report learn them too.
+public struct ImportNote: Sendable, Hashable, Codable {
+    public static let fileName = "import.json"
+    public static let currentFormat = "stagemix.import/1"
+
+    public var format: String
+    public var platform: String
+    public var warnings: [String]
+
+    public init(platform: String, warnings: [String]) {
+        format = Self.currentFormat
+        self.platform = platform
+        self.warnings = warnings
+    }
+
+    /// The note of a capture folder, if it has one that reads.
+    public static func read(in directory: URL) -> ImportNote? {
+        guard directory.isFileURL,
+              let data = FileManager.default.contents(atPath: directory.appendingPathComponent(fileName).path),
+              data.count <= 16 << 20,
+              let note = try? JSONDecoder().decode(ImportNote.self, from: data), note.format == currentFormat else { return nil }
+        return note
+    }
+
+    public func write(in directory: URL) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        try encoder.encode(self).write(to: directory.appendingPathComponent(Self.fileName))
+    }
+
+    /// The warnings as a report lists them: `import (twilio): ...`.
+    public var reportWarnings: [String] { warnings.map { "import (\(platform)): \($0)" } }
+}
