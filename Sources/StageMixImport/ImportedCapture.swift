@@ -17,12 +17,17 @@ public struct ImportedCapture: Sendable {
     public var warnings: [String]
     /// `twilio`, `livekit`.
     public var platform: String
+    /// What the platform calls each track, by track id (Twilio: `track_name`, `source_sid`,
+    /// `participant_sid`), written to `import.json` as `tracks` for layouts that name tracks so.
+    public var trackNames: [String: [String: String]]
 
-    public init(manifest: CaptureManifest, media: [String: URL], warnings: [String], platform: String) {
+    public init(manifest: CaptureManifest, media: [String: URL], warnings: [String], platform: String,
+                trackNames: [String: [String: String]] = [:]) {
         self.manifest = manifest
         self.media = media
         self.warnings = warnings
         self.platform = platform
+        self.trackNames = trackNames
     }
 
     /// The capture this import is, checked by every rule of the contract (media are not opened).
@@ -53,7 +58,8 @@ public struct ImportedCapture: Sendable {
             }
         }
         try manifest.encoded().write(to: folder.appendingPathComponent(CaptureReader.manifestName))
-        let note: [String: Any] = ["format": "stagemix.import/1", "platform": platform, "warnings": warnings]
+        var note: [String: Any] = ["format": "stagemix.import/1", "platform": platform, "warnings": warnings]
+        if !trackNames.isEmpty { note["tracks"] = trackNames }
         try JSONSerialization.data(withJSONObject: note, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
             .write(to: folder.appendingPathComponent("import.json"))
     }
