@@ -13,7 +13,7 @@ public struct TwilioCellPlanner {
     private let cellOrder: [Int]
     /// Per cell: the sources in it, bottom to top; the top one is shown.
     private var stacks: [Int: [Int]] = [:]
-    /// Cells never used yet, or used (then idle or not).
+    /// Cells that have shown a source: no longer fresh.
     private var everUsed: Set<Int> = []
     /// The cell each source last had.
     private var home: [Int: Int] = [:]
