@@ -11,7 +11,7 @@ public struct PlanOptions: ParsableArguments {
     @Argument(help: "The capture: a folder holding session.json, or an s3://bucket/prefix holding it.")
     public var capture: String
 
-    @Option(help: "Layout: a built-in name (\(Layout.builtinNames.joined(separator: ", "))) or a layout JSON file. Default: \(ComposeOptions.defaultLayout).")
+    @Option(help: "Layout: a built-in name (\(Layout.builtinNames.joined(separator: ", "))) a layout JSON file, or twilio:FILE for a Twilio VideoLayout (docs/layouts.md). Default: \(ComposeOptions.defaultLayout).")
     public var layout: String?
 
     @Option(help: "Output size WxH, such as 1280x720. Default: the layout's canvas.")

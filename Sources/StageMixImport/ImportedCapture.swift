@@ -17,12 +17,17 @@ public struct ImportedCapture: Sendable {
     public var warnings: [String]
     /// `twilio`, `livekit`.
     public var platform: String
+    /// What the platform calls each track, by track id (Twilio: `track_name`, `source_sid`,
+    /// `participant_sid`), written to `import.json` as `tracks` for layouts that name tracks so.
+    public var trackNames: [String: [String: String]]
 
-    public init(manifest: CaptureManifest, media: [String: URL], warnings: [String], platform: String) {
+    public init(manifest: CaptureManifest, media: [String: URL], warnings: [String], platform: String,
+                trackNames: [String: [String: String]] = [:]) {
         self.manifest = manifest
         self.media = media
         self.warnings = warnings
         self.platform = platform
+        self.trackNames = trackNames
     }
 
     /// The capture this import is, checked by every rule of the contract (media are not opened).
@@ -53,6 +58,6 @@ public struct ImportedCapture: Sendable {
             }
         }
         try manifest.encoded().write(to: folder.appendingPathComponent(CaptureReader.manifestName))
-        try ImportNote(platform: platform, warnings: warnings).write(in: folder)
+        try ImportNote(platform: platform, warnings: warnings, tracks: trackNames.isEmpty ? nil : trackNames).write(in: folder)
     }
 }

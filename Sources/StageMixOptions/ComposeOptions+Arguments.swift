@@ -41,9 +41,14 @@ extension ComposeOptions {
             return Self.absolute(t, relativeTo: directory)
         }
         var n = self
-        // A layout is a built-in name or a file; only a file path is made absolute.
+        // A layout is a built-in name, a file or twilio:FILE; only a file path is made absolute.
         if let l = layout?.trimmingCharacters(in: .whitespaces), !l.isEmpty {
-            n.layout = (l.contains("/") || l.hasSuffix(".json")) ? Self.absolute(l, relativeTo: directory) : l
+            let twilio = "twilio:"
+            if l.hasPrefix(twilio) {
+                n.layout = twilio + Self.absolute(String(l.dropFirst(twilio.count)), relativeTo: directory)
+            } else {
+                n.layout = (l.contains("/") || l.hasSuffix(".json")) ? Self.absolute(l, relativeTo: directory) : l
+            }
         } else {
             n.layout = nil
         }

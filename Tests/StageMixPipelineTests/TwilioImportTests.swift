@@ -109,6 +109,44 @@ struct TwilioImportTests {
         #expect(result.stderr.contains("recordings.json") && result.stderr.contains("$.recordings[3].offset"), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: capture.path))
     }
+
+    /// The imported room under a Twilio composition request: each camera in its cell by track name, only
+    /// the audio `AudioSources` names, the room's regions checked against Twilio's rules and limits.
+    @Test func anImportedRoomComposesWithTwiliosLayoutRules() throws {
+        let root = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let capture = root.appendingPathComponent("capture")
+        #expect(try CLI.run(["import", "twilio", try Self.room(in: root).path, "--out", capture.path]).status == 0)
+        let layout = root.appendingPathComponent("twilio.json")
+        try #"""
+            {"VideoLayout": {"grid": {"video_sources": ["*-cam"], "video_sources_excluded": ["\#(Self.bob)"]},
+                             "bob": {"x_pos": 160, "y_pos": 90, "z_pos": 1, "width": 160, "height": 90, "video_sources": ["MTb1"]}},
+             "Resolution": "320x180", "AudioSources": ["bob*"]}
+            """#.write(to: layout, atomically: true, encoding: .utf8)
+
+        let plan = try CLI.run(["plan", capture.path, "--layout", "twilio:" + layout.path, "--json"])
+        #expect(plan.status == 0, "\(plan.stderr)")
+        let doc = try #require(try JSONSerialization.jsonObject(with: Data(plan.stdout.utf8)) as? [String: Any])
+        let intervals = try #require((doc["plan"] as? [String: Any])?["intervals"] as? [[String: Any]])
+        let late = try #require(intervals.first { ($0["startMs"] as? Int ?? 0) <= 4_000 && 4_000 < ($0["endMs"] as? Int ?? 0) })
+        let tiles = (late["tiles"] as? [[String: Any]] ?? []).map { "\($0["region"]!) \($0["trackId"]!)" }
+        #expect(tiles == ["grid RT0000000000000000000000000000a001", "bob RT0000000000000000000000000000b001"])
+        let audio = (late["audio"] as? [[String: Any]] ?? []).compactMap { $0["trackId"] as? String }
+        #expect(audio == ["RT0000000000000000000000000000b002"])
+
+        let out = root.appendingPathComponent("out")
+        let composed = try CLI.run(["compose", capture.path, "--out", out.path, "--layout", "twilio:" + layout.path, "--preset", "ultrafast", "--fps", "10"])
+        #expect(composed.status == 0, "\(composed.stderr)")
+        let output = try ComposedOutput(hls: out.appendingPathComponent("hls"))
+        // Alice's microphone is not among the AudioSources: her 440 Hz tone is not in the mix; Bob's is.
+        #expect(tonePower(660, in: output.audio(from: 3.0, to: 5.0)) > 100 * tonePower(440, in: output.audio(from: 3.0, to: 5.0)))
+
+        let tooLarge = try CLI.run(["plan", capture.path, "--layout", "twilio:" + layout.path, "--resolution", "1920x1080"])
+        #expect(tooLarge.status == 64 && tooLarge.stderr.contains("--resolution") && tooLarge.stderr.contains("1920x1080"), "\(tooLarge.stderr)")
+        try #"{"main": {"max_columns": 0, "video_sources": ["*"]}}"#.write(to: layout, atomically: true, encoding: .utf8)
+        let refused = try CLI.run(["plan", capture.path, "--layout", layout.path])
+        #expect(refused.status == 65 && refused.stderr.contains("$.main.max_columns"), "\(refused.stderr)")
+    }
 }
 
 extension TwilioImportTests {

@@ -21,6 +21,8 @@ struct JobSpecTests {
             != JobSpec(capture: "/c/x", out: "/o/x", options: ComposeOptions(crf: 21)).dedupeKey)
         let relative = JobSpec(capture: "cap", out: "out", options: ComposeOptions(layout: "my.json", prices: "p.json")).normalised(relativeTo: "/work")
         #expect(relative.capture == "/work/cap" && relative.options.layout == "/work/my.json" && relative.options.prices == "/work/p.json")
+        // A Twilio layout keeps its prefix, its file made absolute.
+        #expect(ComposeOptions(layout: "twilio:rooms/l.json").normalised(relativeTo: "/work").layout == "twilio:/work/rooms/l.json")
     }
 
     /// `labels: false` is `--labels off` for the worker's compose; on is the default and says nothing.

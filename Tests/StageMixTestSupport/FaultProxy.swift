@@ -6,7 +6,7 @@ import Glibc
 /// The tests' own fault-injecting HTTP proxy between StageMix and an S3 server: every `every`-th
 /// request gets the next fault of `faults` in turn — `slowdown` (503 SlowDown), `500`
 /// (InternalError), `drop` (a GET's answer cut off halfway through its body, then the connection
-/// closed) or `slow` (two seconds' wait, then the real answer) — and every other request is passed
+/// closed; due on another request, it goes to the next GET) or `slow` (two seconds' wait, then the real answer) — and every other request is passed
 /// through unchanged, `Host` header included, so signatures still hold. A 503 or 500 is answered
 /// before the server sees the request, so a fault never changes what is stored.
 public final class FaultProxy: @unchecked Sendable {
@@ -70,9 +70,12 @@ public final class FaultProxy: @unchecked Sendable {
                 with lock:
                     state["n"] += 1
                     n = state["n"]
-                fault = faults[(n // every - 1) % len(faults)] if n % every == 0 else None
-                if fault == "drop" and self.command != "GET":
-                    fault = None
+                    fault = faults[(n // every - 1) % len(faults)] if n % every == 0 else None
+                    # A drop is for an answer with a body: one due on another request waits for the next GET.
+                    if fault == "drop" and self.command != "GET":
+                        state["drop"], fault = True, None
+                    elif fault is None and state.get("drop") and self.command == "GET":
+                        state["drop"], fault = False, "drop"
                 log.write(f"{n} {self.command} {self.path.split('?')[0]} {fault or '-'}\n")
                 log.flush()
                 if fault in ERRORS:

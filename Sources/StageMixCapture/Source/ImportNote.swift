@@ -11,11 +11,23 @@ public struct ImportNote: Sendable, Hashable, Codable {
     public var format: String
     public var platform: String
     public var warnings: [String]
+    /// What the platform calls each track, by track id (Twilio: `track_name`, `source_sid`,
+    /// `participant_sid`), for layouts that name tracks so (Twilio's `VideoLayout`).
+    public var tracks: [String: [String: String]]?
 
-    public init(platform: String, warnings: [String]) {
+    public init(platform: String, warnings: [String], tracks: [String: [String: String]]? = nil) {
         format = Self.currentFormat
         self.platform = platform
         self.warnings = warnings
+        self.tracks = tracks
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        format = try container.decode(String.self, forKey: .format)
+        platform = try container.decodeIfPresent(String.self, forKey: .platform) ?? ""
+        warnings = try container.decodeIfPresent([String].self, forKey: .warnings) ?? []
+        tracks = try container.decodeIfPresent([String: [String: String]].self, forKey: .tracks)
     }
 
     /// The note of a capture folder, if it has one that reads.

@@ -182,7 +182,12 @@ public struct TwilioRoom: Sendable {
                                        startedAt: PlatformDocument.rfc3339(created),
                                        participants: identities.sorted().map { StageMixCapture.Participant(id: $0, name: $0) },
                                        tracks: tracks, events: ordered)
-        return ImportedCapture(manifest: manifest, media: media, warnings: warnings, platform: "twilio")
+        // What a Twilio VideoLayout or AudioSources can call each track by (docs/layouts.md).
+        let names = Dictionary(recordings.map { recording in
+            (recording.sid, ["track_name": recording.trackName, "source_sid": recording.sourceSid,
+                             "participant_sid": recording.participantSid])
+        }, uniquingKeysWith: { first, _ in first })
+        return ImportedCapture(manifest: manifest, media: media, warnings: warnings, platform: "twilio", trackNames: names)
     }
 
     /// `track-disabled` / `track-enabled` callbacks, ordered by `Timestamp` (not `SequenceNumber`, which

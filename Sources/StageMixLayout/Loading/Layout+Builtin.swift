@@ -10,9 +10,18 @@ extension Layout {
 
     public static func builtin(named name: String) -> Layout? { builtins[name] }
 
-    /// A built-in layout by name, or else a layout file at that path.
-    public static func resolve(_ nameOrPath: String) throws(LayoutError) -> Layout {
+    /// How `--layout` names a Twilio `VideoLayout` file: `twilio:FILE`.
+    public static let twilioPrefix = "twilio:"
+
+    /// A built-in layout by name, a Twilio layout (`twilio:FILE`, or a file of that shape), or else a
+    /// layout file at that path. `twilioResolution` (`--resolution`) replaces a Twilio file's resolution,
+    /// since Twilio's regions are in pixels and are checked against it.
+    public static func resolve(_ nameOrPath: String, twilioResolution: CanvasSize? = nil) throws(LayoutError) -> Layout {
         if let layout = builtin(named: nameOrPath) { return layout }
+        if nameOrPath.hasPrefix(twilioPrefix) {
+            return try loadTwilio(path: String(nameOrPath.dropFirst(twilioPrefix.count)), resolution: twilioResolution)
+        }
+        if isTwilioFile(nameOrPath) { return try loadTwilio(path: nameOrPath, resolution: twilioResolution) }
         guard FileManager.default.fileExists(atPath: nameOrPath) else {
             let names = builtinNames.joined(separator: ", ")
             throw LayoutError(file: nameOrPath, problems: [
@@ -20,6 +29,24 @@ extension Layout {
             ])
         }
         return try load(contentsOf: URL(fileURLWithPath: nameOrPath))
+    }
+
+    /// Whether `nameOrPath` names a Twilio layout: `twilio:FILE`, or a JSON file of a Twilio layout's shape.
+    public static func isTwilio(_ nameOrPath: String) -> Bool {
+        nameOrPath.hasPrefix(twilioPrefix) || (builtin(named: nameOrPath) == nil && isTwilioFile(nameOrPath))
+    }
+
+    private static func isTwilioFile(_ path: String) -> Bool {
+        guard let data = FileManager.default.contents(atPath: path), data.count <= 1 << 20 else { return false }
+        return TwilioVideoLayout.looksLikeTwilio(data)
+    }
+
+    private static func loadTwilio(path: String, resolution: CanvasSize?) throws(LayoutError) -> Layout {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw LayoutError(file: path, problems: [JSONProblem(file: path, path: "", message: "cannot read the Twilio layout file")])
+        }
+        let twilio = try TwilioVideoLayout.parse(data, file: path, resolution: resolution)
+        return Layout(twilio: twilio, name: "twilio:" + URL(fileURLWithPath: path).lastPathComponent)
     }
 
     private static let builtins: [String: Layout] = Dictionary(uniqueKeysWithValues: BuiltinLayouts.files.map { file in

@@ -14,15 +14,25 @@ public struct Layout: Sendable, Hashable, Codable {
     public var regions: [Region]
     /// Who comes first in every region: the pinned order, or the active speaker.
     public var focus: LayoutFocus
+    /// Set for a Twilio `VideoLayout` (`--layout twilio:FILE`): its regions place the sources by
+    /// Twilio's rules over the whole composition, and `regions` is empty.
+    public var twilio: TwilioVideoLayout?
 
     public init(name: String, canvas: CanvasSize, fps: Int, background: RGBColor, regions: [Region],
-                focus: LayoutFocus = .pinned) {
+                focus: LayoutFocus = .pinned, twilio: TwilioVideoLayout? = nil) {
         self.name = name
         self.canvas = canvas
         self.fps = fps
         self.background = background
         self.regions = regions
         self.focus = focus
+        self.twilio = twilio
+    }
+
+    /// A Twilio layout as a StageMix layout: its resolution as the canvas, black behind every region
+    /// (Twilio fills what no video covers with black), 30 fps unless `--fps` says otherwise.
+    public init(twilio: TwilioVideoLayout, name: String) {
+        self.init(name: name, canvas: twilio.resolution, fps: 30, background: .black, regions: [], twilio: twilio)
     }
 
     /// Reads and validates a layout file.

@@ -17,11 +17,23 @@ public enum CompositionInput {
             let capture = try source.capture()
             let layoutName = options.layoutOrDefault
             // Neither a built-in nor a file: a mistyped option value (exit 64), with the likely name.
-            if Layout.builtin(named: layoutName) == nil, !FileManager.default.fileExists(atPath: layoutName) {
+            let layoutFile = layoutName.hasPrefix(Layout.twilioPrefix) ? String(layoutName.dropFirst(Layout.twilioPrefix.count)) : layoutName
+            if Layout.builtin(named: layoutName) == nil, !FileManager.default.fileExists(atPath: layoutFile) {
                 let hint = NameSuggestion.closest(to: layoutName, among: Layout.builtinNames).map { "; did you mean \"\($0)\"?" } ?? ""
                 throw OptionError("--layout", "\"\(layoutName)\" is neither a built-in layout (\(Layout.builtinNames.joined(separator: ", "))) nor a layout file\(hint)")
             }
-            var layout = try Layout.resolve(layoutName)
+            var twilioResolution: CanvasSize?
+            if Layout.isTwilio(layoutName), let text = options.canvasSize {
+                // Twilio composes from 16x16 to 1280x720 (921,600 pixels): a size past that is a wrong option value.
+                guard let size = ComposeOptions.size(text).map({ CanvasSize(width: $0.width, height: $0.height) }) else {
+                    throw OptionError("--resolution", "must be WxH with even sides; got \(text)")
+                }
+                if let problem = TwilioVideoLayout.resolutionProblem(size) {
+                    throw OptionError("--resolution", "for a Twilio layout: \(problem)")
+                }
+                twilioResolution = size
+            }
+            var layout = try Layout.resolve(layoutName, twilioResolution: twilioResolution)
             if options.labels == false { layout = layout.withoutLabels }
             if options.canvasSize != nil || options.fps != nil {
                 let size = options.canvasSize.flatMap(ComposeOptions.size).map { CanvasSize(width: $0.width, height: $0.height) }

@@ -35,6 +35,12 @@ public struct CompositionPlan: Sendable, Hashable, Codable {
         // Not worked out (a dry run that reads no media): the pinned order, and no speakers to show.
         let speakers = layout.focus == .speaker ? speakers : nil
         self.speakers = speakers
+        if let twilio = layout.twilio {
+            self.speakers = nil
+            self.intervals = Self.twilioIntervals(twilio, timeline: timeline, capture: capture, tracks: tracks,
+                                             names: TwilioTrackNames(capture: capture))
+            return
+        }
         var intervals: [PlanInterval] = []
         for whole in timeline.segments {
             // A change of speaker within a stretch of unchanged stage splits it.
@@ -96,7 +102,9 @@ public struct CompositionPlan: Sendable, Hashable, Codable {
                             regions: arrangement.regions, tiles: tiles, audio: audio, sessionOffsetMs: segment.sessionOffsetMs)
     }
 
-    static func tile(for placed: PlacedTile, participant: OnStageParticipant, tracks: [String: Track]) -> PlannedTile {
+    /// `trackId` names the track a tile shows (a Twilio layout places tracks, not participants); without
+    /// it, the participant's track of the tile's kind.
+    static func tile(for placed: PlacedTile, participant: OnStageParticipant, tracks: [String: Track], trackId: String? = nil) -> PlannedTile {
         let wanted: TrackSource = placed.source.kind == .screenShare ? .screenShare : .camera
         var tile = PlannedTile(participantId: participant.participantId, name: participant.name,
                                source: placed.source.kind, region: placed.region, rect: placed.rect, z: placed.z,
@@ -104,7 +112,8 @@ public struct CompositionPlan: Sendable, Hashable, Codable {
                                placeholderReason: "no_video",
                                label: PlannedLabel.of(name: placed.source.kind == .screenShare ? "\(participant.name) (screen)" : participant.name,
                                                       style: placed.label))
-        guard let subscribed = participant.track(source: wanted), let track = tracks[subscribed.trackId],
+        let subscribed = trackId.map { id in participant.tracks.first { $0.trackId == id } } ?? participant.track(source: wanted)
+        guard let subscribed, let track = tracks[subscribed.trackId],
               let layer = LayerChoice.choose(for: track, tile: placed.rect, fit: placed.fit) else { return tile }
         tile.trackId = track.id
         tile.layer = layer

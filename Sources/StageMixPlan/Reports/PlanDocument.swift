@@ -29,12 +29,16 @@ extension PlanDocument {
     public init(capture: Capture, layout: Layout, pauseGraceMs: Int = StageTimeline.defaultPauseGraceMs,
                 tiers: BillingTiers = .agora, prices: PriceTable? = nil, edits: SessionEdits = .none,
                 speakers: ((StageTimeline) throws -> SpeakerTimeline)? = nil) throws {
+        // A Twilio layout takes out the gaps without media as Twilio's `Trim` does.
+        let edits = layout.twilio.map { TwilioTrim.edits(edits, capture: capture, twilio: $0, pauseGraceMs: pauseGraceMs) } ?? edits
         let timeline = StageTimeline(capture: capture, pauseGraceMs: pauseGraceMs, edits: edits)
         // The speaker pass reads the microphones: only for a layout that follows the speaker.
         let turns = layout.focus == .speaker ? try speakers?(timeline) : nil
         let plan = CompositionPlan(capture: capture, timeline: timeline, layout: layout, speakers: turns)
         let billing = try BillingReport(plan: plan, tiers: tiers, prices: prices)
         self.init(timeline: timeline, plan: plan, billing: billing,
-                  warnings: capture.warnings.map(\.description) + UnshownScreenShares.warnings(timeline: timeline, plan: plan))
+                  warnings: capture.warnings.map(\.description)
+                    // A Twilio layout shows what its regions name, shares or not, as Twilio does.
+                    + (layout.twilio == nil ? UnshownScreenShares.warnings(timeline: timeline, plan: plan) : []))
     }
 }
