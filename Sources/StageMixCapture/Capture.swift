@@ -65,6 +65,13 @@ public struct Capture: Sendable, Hashable {
         objects.map { .object(relativePath: relativePath, in: $0) } ?? .file(mediaURL(relativePath))
     }
 
+    /// Throws the object store's error if a read of this capture's media failed for good: a pass that
+    /// read media (speakers, probe, preview) calls it after, so that a store out of reach is never taken
+    /// for silent microphones or missing pictures.
+    public func checkStorage() throws(S3Error) {
+        if let failure = objects?.failure { throw failure }
+    }
+
     /// The capture's location as users name it: a folder's path or a bucket prefix's `s3://` URL.
     public var location: String { objects?.prefix.description ?? directory.path }
 }

@@ -64,7 +64,10 @@ public struct PlanOptions: ParsableArguments {
 
     /// Reads the capture and layout and works out the plan; input problems exit with `ExitCode.badInput`.
     public func planDocument(speakers: ((Capture, StageTimeline) throws -> SpeakerTimeline)? = nil) throws -> (Capture, Layout, PlanDocument) {
-        try CompositionInput.plan(capture: CaptureSources.source(at: capture), options: options, speakers: speakers)
+        let planned = try CompositionInput.plan(capture: CaptureSources.source(at: capture), options: options, speakers: speakers)
+        // The speaker pass read the microphones: a store that failed a read is not a silent microphone.
+        try planned.0.checkStorage()
+        return planned
     }
 }
 

@@ -97,7 +97,6 @@ public struct FolderPublisher: OutputPublishing {
         try OutputMarker(entries: entries, job: job).write(in: staging)
         // On the disk before it is in place: a power loss after publication cannot lose it.
         try Durability.syncTree(staging)
-        defer { try? Durability.sync(parent.path) }
         var info = stat()
         if lstat(target.path, &info) != 0 {
             switch try AtomicRename.moveWithoutReplacing(staging, to: target) {
@@ -114,6 +113,8 @@ public struct FolderPublisher: OutputPublishing {
             }
         }
         StagingRegistry.shared.remove(staging)
+        // The rename itself is durable once the folder holding it is flushed.
+        try Durability.sync(parent.path)
     }
 
     /// Where the file system cannot exchange: the earlier output is moved aside under a name that

@@ -40,6 +40,7 @@ extension StageMix {
                     throw ExitCode(signals.exitStatus ?? .interrupted)
                 }
                 let (capture, _, doc) = planned
+                try capture.checkStorage()
                 for warning in doc.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
                 let job = ComposeRun(capture: capture, document: doc, settings: ComposeSettings(options))
                 let destination: OutputDestination

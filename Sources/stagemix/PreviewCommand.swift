@@ -39,6 +39,8 @@ extension StageMix {
                         try StageMixPipeline.Preview.write(capture: capture, plan: doc.plan, output: doc.timeline.output,
                                                            atSessionSeconds: at, format: StageMixPipeline.Preview.Format(fileName: output) ?? .png,
                                                            to: staging)
+                        // A store that failed a read is not a missing picture: nothing is written.
+                        try capture.checkStorage()
                     }
                 } catch let error as PreviewError {
                     // An instant the session does not have is a value of --at: a usage error, as README says.

@@ -35,7 +35,11 @@ extension StageMix {
                 MediaLog.setLevel(.quiet)
                 let probe = CaptureProbe(framesToDecode: frames, silenceThresholdDbfs: silenceThreshold)
                 let report: ProbeReport
-                do { report = probe.probe(try CaptureSources.source(at: capture).capture()) } catch { throw BadInput(error) }
+                let read: Capture
+                do { read = try CaptureSources.source(at: capture).capture() } catch { throw BadInput(error) }
+                report = probe.probe(read)
+                // A store that failed a read is not a file that does not open.
+                try read.checkStorage()
                 if json {
                     let encoder = JSONEncoder()
                     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -70,8 +70,9 @@ struct ObjectStorageCommandTests {
         #expect(marker.contains("\"hls\"") && marker.contains("\"report.json\""), "\(marker)")
 
         // The subscription guarantee, in the server's own log: Cy was never on stage and the tiles
-        // need the low layer only, so no other media object was ever asked for.
-        let fetched = Set(requests.filter { $0.method == "GET" && $0.path.hasPrefix("/captures/panel/media/") }.map { String($0.path.dropFirst("/captures/panel/".count)) })
+        // need the low layer only, so no other media object was ever asked for, not even its size.
+        let fetched = Set(requests.filter { ($0.method == "GET" || $0.method == "HEAD") && $0.path.hasPrefix("/captures/panel/media/") }
+            .map { String($0.path.dropFirst("/captures/panel/".count)) })
         #expect(!fetched.isEmpty)
         #expect(fetched.allSatisfy { !$0.contains("TR_cy") }, "\(fetched.sorted())")
         #expect(fetched.allSatisfy { !$0.contains("-high") && !$0.contains("-medium") }, "\(fetched.sorted())")

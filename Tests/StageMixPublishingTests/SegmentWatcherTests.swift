@@ -32,8 +32,26 @@ struct SegmentWatcherTests {
             FileManager.default.createFile(atPath: root.appendingPathComponent(String(format: "segment_%05d.ts", n)).path, contents: Data())
             Thread.sleep(forTimeInterval: 0.2)
         }
-        let sent = try watcher.stop()
+        let sent = watcher.stop()
         #expect(sent == ["segment_00000.ts", "segment_00001.ts", "segment_00002.ts"])
         #expect(uploaded.count == 3, "each once")
+        #expect(watcher.stop() == sent && watcher.failure == nil, "stopping again returns at once")
+    }
+
+    @Test func aFailedUploadStopsTheWatcherAndIsToldWithWhatWentUpBefore() throws {
+        let root = ScratchDirectory("segments").url
+        defer { try? FileManager.default.removeItem(at: root) }
+        struct Refused: Error {}
+        let watcher = SegmentWatcher(staging: root, interval: 0.05) { relative, _ in
+            if relative == "segment_00001.ts" { throw Refused() }
+        }
+        watcher.start()
+        for n in 0..<3 {
+            FileManager.default.createFile(atPath: root.appendingPathComponent(String(format: "segment_%05d.ts", n)).path, contents: Data())
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        #expect(watcher.stop() == ["segment_00000.ts"])
+        #expect(watcher.failure is Refused)
+        #expect(watcher.stop() == ["segment_00000.ts"], "and again, without waiting")
     }
 }

@@ -3,10 +3,11 @@ public import StageMixStorage
 import StageMixJSON
 
 /// A capture in object storage: `s3://bucket/prefix` holding `session.json` and the media it names,
-/// laid out as in a capture folder. Reading it fetches `session.json` and asks the size of each media
-/// object it names (HEAD, a few at a time, no listing of the prefix); media objects are read later,
-/// by ranged GETs, only as far as a demuxer asks (``MediaLocation/object(relativePath:in:)``), so a
-/// layer nobody shows is never fetched.
+/// laid out as in a capture folder. Reading it fetches `session.json` only (no listing of the prefix);
+/// a media object is asked about (HEAD) when it is opened and read by ranged GETs only as far as a
+/// demuxer asks (``MediaLocation/object(relativePath:in:)``), so a layer nobody shows is never
+/// requested at all. A media object that is missing is found when it is opened, and reported as lost
+/// media as a missing file is.
 public struct CaptureBucket: CaptureSource {
     public let prefix: S3Location
     /// How to reach the store; resolved from the environment when the capture is read.
@@ -33,22 +34,10 @@ public struct CaptureBucket: CaptureSource {
             throw CaptureError(problems: [JSONProblem(file: prefix.description, path: "", expected: "an s3:// URL", found: "one that is not a URL")])
         }
         var capture = try CaptureReader.parse(data, directory: directory, file: manifest.description)
-        let files = Set(capture.tracks.flatMap { $0.kind == .audio ? ($0.file.map { [$0] } ?? []) : $0.layers.map(\.file) }).sorted()
-        var sizes: [String: Int] = [:]
-        do {
-            for batch in stride(from: 0, to: files.count, by: Self.concurrentRequests).map({ files[$0..<min($0 + Self.concurrentRequests, files.count)] }) {
-                let calls = batch.map { ($0, client.head(prefix.appending($0))) }
-                for (file, call) in calls { if let object = try call.wait() { sizes[file] = object.size } }
-            }
-        } catch {
-            throw CaptureError(problems: [Self.problem(error, manifest: manifest)], storage: error as? S3Error)
-        }
-        capture.objects = StoredObjects(client: client, prefix: prefix, sizes: sizes)
+        capture.objects = StoredObjects(client: client, prefix: prefix)
         return capture
     }
 
-    /// HEAD requests in flight at once while sizing the media.
-    static let concurrentRequests = 8
 
     private static func problem(_ error: any Error, manifest: S3Location) -> JSONProblem {
         if let error = error as? S3Error, error.status == 404, error.code == "NoSuchKey" || error.code == "NotFound" {

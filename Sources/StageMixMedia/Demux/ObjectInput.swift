@@ -26,9 +26,13 @@ final class ObjectInput {
     init(relativePath: String, in objects: StoredObjects) throws(MediaError) {
         self.objects = objects
         location = objects.location(of: relativePath)
-        guard let size = objects.size(of: relativePath) else {
-            throw MediaError(.notFound, "cannot open '\(location)': no such object")
+        let size: Int?
+        do {
+            size = try objects.size(of: relativePath)
+        } catch {
+            throw MediaError(.storageFailed, "cannot open '\(location)': \(error)")
         }
+        guard let size else { throw MediaError(.notFound, "cannot open '\(location)': no such object") }
         self.size = size
         guard let buffer = av_malloc(Self.bufferSize) else { throw .outOfMemory("I/O buffer") }
         context = avio_alloc_context(buffer.assumingMemoryBound(to: UInt8.self), Int32(Self.bufferSize), 0,

@@ -123,10 +123,24 @@ public final class BucketPublisher: OutputPublishing, @unchecked Sendable {
     }
 
     public func publish(_ staging: URL) throws {
+        do {
+            try upload(staging)
+        } catch {
+            // Whoever called (compose's publishStaged, a worker), a failed publication leaves the prefix as a
+            // rerun can replace it, and no parts behind.
+            discard(staging)
+            throw error
+        }
+    }
+
+    private func upload(_ staging: URL) throws {
         let client = try self.client.get()
         // A folder another process wrote (a worker's compose child) is uploaded whole now.
         let run = try lock.withLock { runs[staging] } ?? begin(staging, watching: false)
-        run.uploaded = try run.watcher?.stop() ?? []
+        if let watcher = run.watcher {
+            run.uploaded = watcher.stop()
+            if let failure = watcher.failure { throw failure }
+        }
         let survey = try survey()
         let files = try Self.files(in: staging)
         // Media first, then playlists (media playlists before the master), then the reports.
@@ -148,6 +162,7 @@ public final class BucketPublisher: OutputPublishing, @unchecked Sendable {
         try client.put(base.appending(OutputMarker.fileName), body: try OutputMarker(entries: Array(entries), job: job).encoded(),
                        contentType: "application/json").wait()
         // Complete: what the earlier output had and this one has not, the staged copies and the note go.
+        lock.withLock { _ = runs.removeValue(forKey: staging) }
         let kept = Set(order).union([OutputMarker.fileName])
         for object in survey.objects where !kept.contains(object.relative) {
             try? client.delete(base.appending(object.relative)).wait()
@@ -156,7 +171,6 @@ public final class BucketPublisher: OutputPublishing, @unchecked Sendable {
             for relative in order { try? client.delete(run.base.appending(relative)).wait() }
         }
         try? client.delete(base.appending(Self.partialName)).wait()
-        lock.withLock { _ = runs.removeValue(forKey: staging) }
         try? FileManager.default.removeItem(at: staging)
         StagingRegistry.shared.remove(staging)
     }
@@ -164,11 +178,19 @@ public final class BucketPublisher: OutputPublishing, @unchecked Sendable {
     public func discard(_ staging: URL) {
         let run = lock.withLock { runs.removeValue(forKey: staging) }
         if let run, let client = try? client.get() {
-            let uploaded = (try? run.watcher?.stop()) ?? run.uploaded
+            let uploaded = (run.watcher?.stop() ?? []).union(run.uploaded)
             run.uploader.abortAll()
-            // What this run put up is removed; an earlier output under the prefix is as it was.
-            for relative in uploaded.union(run.uploaded) { try? client.delete(run.base.appending(relative)).wait() }
-            if !run.replacing { try? client.delete(base.appending(Self.partialName)).wait() }
+            // What this run put up is removed; an earlier output under the prefix is as it was (or, once the
+            // copies had begun, a partial output under the note, which the next run replaces).
+            for relative in uploaded { try? client.delete(run.base.appending(relative)).wait() }
+            if !run.replacing {
+                // There was no output here before this run: a marker whose PUT was answered with an error may
+                // still have landed, and must not vouch for what was just deleted.
+                try? client.delete(base.appending(OutputMarker.fileName)).wait()
+                // The note goes only if nothing else is left: what an earlier killed run left stays StageMix's.
+                let left = (try? client.list(prefix).wait())?.filter { $0.key.hasPrefix(base.key) && $0.key != base.appending(Self.partialName).key }
+                if left?.isEmpty == true { try? client.delete(base.appending(Self.partialName)).wait() }
+            }
         }
         try? FileManager.default.removeItem(at: staging)
         StagingRegistry.shared.remove(staging)

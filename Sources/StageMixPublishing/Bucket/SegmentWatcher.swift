@@ -11,7 +11,9 @@ final class SegmentWatcher: @unchecked Sendable {
     private let lock = NSLock()
     private var uploaded: Set<String> = []
     private var stopping = false
-    private var failure: (any Error)?
+    private var stopped = false
+    private var started = false
+    private var failure_: (any Error)?
     private let done = DispatchSemaphore(value: 0)
     private let interval: Double
 
@@ -22,12 +24,13 @@ final class SegmentWatcher: @unchecked Sendable {
     }
 
     func start() {
+        lock.withLock { started = true }
         let thread = Thread { [self] in
             while !lock.withLock({ stopping }) {
                 do {
                     try uploadFinishedSegments()
                 } catch {
-                    lock.withLock { failure = error; stopping = true }
+                    lock.withLock { failure_ = error; stopping = true }
                 }
                 Thread.sleep(forTimeInterval: interval)
             }
@@ -37,14 +40,20 @@ final class SegmentWatcher: @unchecked Sendable {
         thread.start()
     }
 
-    /// Stops watching (waiting for an upload under way) and says what was uploaded; throws what
-    /// failed, if an upload did.
-    func stop() throws -> Set<String> {
-        lock.withLock { stopping = true }
-        done.wait()
-        if let failure { throw failure }
+    /// Stops watching (waiting for an upload under way, once: later calls return at once) and says
+    /// what went up. What failed, if an upload did, is ``failure``.
+    @discardableResult
+    func stop() -> Set<String> {
+        let wait = lock.withLock { () -> Bool in
+            defer { stopping = true; stopped = true }
+            return !stopped
+        }
+        if wait && started { done.wait() }
         return lock.withLock { uploaded }
     }
+
+    /// The upload that failed, if one did; the watcher stopped then.
+    var failure: (any Error)? { lock.withLock { failure_ } }
 
     private func uploadFinishedSegments() throws {
         for relative in Self.finishedSegments(in: staging) where !lock.withLock({ uploaded.contains(relative) }) {

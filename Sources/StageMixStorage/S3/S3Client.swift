@@ -61,8 +61,9 @@ public struct S3Client: Sendable {
         })
     }
 
-    /// Every object under `prefix`, in key order, a page of at most 1,000 at a time; at most
-    /// `limit` objects, so a prefix holding millions cannot exhaust memory.
+    /// Every object under `prefix`, in key order, a page of at most 1,000 at a time. A prefix holding
+    /// more than `limit` objects is an error (`ListingTooLong`), never a silently partial list, and
+    /// cannot exhaust memory.
     public func list(_ prefix: S3Location, limit: Int = 100_000) -> S3Call<[S3Object]> {
         let loop = http.eventLoopGroup.any()
         func page(_ token: String?, _ objects: [S3Object]) -> EventLoopFuture<[S3Object]> {
@@ -74,10 +75,13 @@ public struct S3Client: Sendable {
                     let found = objects + xml.contents.compactMap { entry in
                         entry["Key"].map { S3Object(key: $0, size: Int(entry["Size"] ?? "") ?? 0, etag: Self.unquoted(entry["ETag"] ?? "")) }
                     }
-                    if xml.values["IsTruncated"] == "true", let next = xml.values["NextContinuationToken"], found.count < limit {
-                        return page(next, found)
+                    guard xml.values["IsTruncated"] == "true" else { return loop.makeSucceededFuture(found) }
+                    // A part of a listing is never taken for the whole: a caller deciding what a prefix holds must know.
+                    guard let next = xml.values["NextContinuationToken"], found.count < limit else {
+                        return loop.makeFailedFuture(S3Error(location: prefix.description, status: 0, code: "ListingTooLong",
+                                                             message: "more than \(limit) objects are listed under this prefix"))
                     }
-                    return loop.makeSucceededFuture(Array(found.prefix(limit)))
+                    return page(next, found)
                 }
         }
         return call(page(nil, []))
@@ -130,8 +134,16 @@ public struct S3Client: Sendable {
                 try Self.checkNoEmbeddedError(response, location)
                 let etag = Self.unquoted(S3XML.parse(Data(response.body.readableBytesView)).values["ETag"] ?? "")
                 guard etag.isEmpty || etag == expected else {
-                    throw S3Error(location: location.description, status: response.status, code: "BadDigest",
+                    throw S3Error(location: location.description, status: response.status, code: "CompletedWithOtherParts",
                                   message: "the store answered ETag \(etag) for parts whose digest is \(expected)")
+                }
+            }
+            .flatMapError { error in
+                // A completion whose answer was lost completed: tried again, it finds no upload. The object
+                // with these parts' digest says so.
+                guard let error = error as? S3Error, error.code == "NoSuchUpload" else { return self.http.eventLoopGroup.any().makeFailedFuture(error) }
+                return self.head(location).future.flatMapThrowing { object in
+                    guard object?.etag == expected else { throw error }
                 }
             })
     }
@@ -158,9 +170,9 @@ public struct S3Client: Sendable {
 
     // MARK: Presigned reads
 
-    /// A URL that reads `location` without further credentials for `expires` seconds: what FFmpeg's
-    /// own HTTP client is given, so a demuxer's seeks become ranged GETs. It holds a signature: show
-    /// `location` in messages, never this URL.
+    /// A URL that reads `location` without further credentials for `expires` seconds (to hand a player
+    /// or a browser one object; StageMix's own reads go through ``get(_:range:maxBytes:)``). It holds a
+    /// signature: show `location` in messages, never this URL.
     public func presignedURL(_ location: S3Location, expires: Int = 12 * 3600, date: Date = Date()) throws(S3Error) -> URL {
         let credentials = try requireCredentials(location)
         let (scheme, host, path) = address(location)
@@ -271,7 +283,11 @@ public struct S3Client: Sendable {
 
     private static func checkETag(_ response: Response, expected: String, _ location: S3Location) throws -> String {
         let etag = unquoted(response.headers["etag"] ?? "")
-        guard etag == expected else {
+        // With SSE-KMS or SSE-C the ETag is not the body's MD5; the store has checked Content-MD5 itself.
+        let encrypted = response.headers["x-amz-server-side-encryption"] == "aws:kms"
+            || response.headers["x-amz-server-side-encryption"] == "aws:kms:dsse"
+            || response.headers["x-amz-server-side-encryption-customer-algorithm"] != nil
+        guard etag == expected || encrypted else {
             throw S3Error(location: location.description, status: response.status, code: "BadDigest",
                           message: "the store answered ETag \(etag) for a body whose MD5 is \(expected)")
         }
@@ -290,6 +306,9 @@ public struct S3Client: Sendable {
             }
         }
         let regional = "s3.\(configuration.region).amazonaws.com"
+        // A bucket name with dots is not covered by the wildcard certificate of virtual-hosted names:
+        // path style, as botocore does.
+        if location.bucket.contains(".") { return ("https", regional, "/\(location.bucket)" + (location.key.isEmpty ? "" : key)) }
         switch configuration.addressingStyle {
         case .path: return ("https", regional, "/\(location.bucket)" + (location.key.isEmpty ? "" : key))
         case .virtual: return ("https", "\(location.bucket).\(regional)", key)

@@ -13,10 +13,15 @@ public struct S3Error: Error, Sendable, Hashable, CustomStringConvertible {
         self.message = message
     }
 
-    /// Worth trying again: the store is busy, failing or out of reach, not refusing (5xx, `SlowDown`,
-    /// a connection reset, refused or timed out). Still so after the retries, it is a temporary
+    /// Worth trying again: the store is busy, failing or out of reach, not refusing (5xx but 501, 429,
+    /// `SlowDown`, a connection reset, refused or timed out), or a body was changed on the way
+    /// (`BadDigest`: sent again, it arrives whole). Still so after the retries, it is a temporary
     /// failure (exit 75), which a queue tries again later.
-    public var isTransient: Bool { status >= 500 || code == "SlowDown" || code == "RequestTimeout" || code == "Unreachable" }
+    public var isTransient: Bool {
+        if status == 501 { return false }  // NotImplemented: the store does not do this, however often asked
+        return status >= 500 || status == 429 || ["SlowDown", "RequestTimeout", "Unreachable", "BadDigest", "XAmzContentSHA256Mismatch",
+                                                  "IncompleteBody", "TooManyRequests"].contains(code)
+    }
 
     public var description: String {
         "\(location): \(code) (HTTP \(status))" + (message.isEmpty ? "" : ": \(message)")
