@@ -3,6 +3,9 @@ import Testing
 @testable import StageMixQueue
 import StageMixQueueTestSupport
 import StageMixTestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `stagemix enqueue` and `stagemix worker` with a capture and an output in an S3-compatible store
 /// (moto on loopback, signatures checked): the job holds the URLs as written and no credential; the
@@ -74,6 +77,51 @@ struct ObjectStorageQueueTests {
             let job = try await fixture.state(id)
             #expect(job.attempt == 1, "not retried")
             #expect(job.lastError?.hasPrefix("bad input") == true && job.lastError?.contains("NoSuchBucket") == true, "\(job.lastError ?? "")")
+        } catch {
+            await fixture.tearDown()
+            throw error
+        }
+        await fixture.tearDown()
+    }
+
+    /// A worker SIGKILLed while it uploads an output leaves objects under the partial note and, here, an
+    /// upload in parts: the worker that rescues the job publishes a complete output and aborts the upload.
+    @Test func aWorkerKilledDuringItsUploadIsRescuedAndTheOutputCompletesWithNoUploadLeftOpen() async throws {
+        let moto = try MotoServer()
+        defer { moto.stop() }
+        // Every request of the first worker waits two seconds: it is still uploading when it is killed.
+        let proxy = try FaultProxy(upstream: moto.endpoint, every: 1, faults: ["slow"])
+        defer { proxy.stop() }
+        let fixture = try await WorkerProcessTests.Fixture.make(.sqlite)
+        do {
+            let capture = "\(fixture.directory)/captures/panel"
+            try await run(try WorkerProcesses.binary, ["synth", "panel", "--out", capture, "--duration", "2", "--jobs", "1"])
+            try moto.boto3(#"""
+                s3.create_bucket(Bucket="outputs")
+                u = s3.create_multipart_upload(Bucket="outputs", Key="killed/composition.mp4")
+                s3.upload_part(Bucket="outputs", Key="killed/composition.mp4", UploadId=u["UploadId"], PartNumber=1, Body=b"x" * 1024)
+                """#)
+            let direct = try EnvironmentFile(moto.environment(), in: fixture.directory, name: "direct")
+            let slow = try EnvironmentFile(moto.environment(endpoint: proxy.endpoint), in: fixture.directory, name: "slow")
+            let id = try await fixture.workers.cli(["enqueue", capture, "--out", "s3://outputs/killed", "--preset", "ultrafast",
+                                                    "--resolution", "320x180", "--fps", "10"], environment: direct)
+            let first = try fixture.workers.start(name: "first", realCompose: true, environment: slow)
+            let deadline = Date().addingTimeInterval(90)
+            while Date() < deadline, (try? moto.objects(bucket: "outputs", prefix: "killed").keys.contains(".stagemix-partial")) != true {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            first.send(SIGKILL)
+            try await first.waitForExit(seconds: 10)
+            let left = try moto.objects(bucket: "outputs", prefix: "killed")
+            #expect(left.keys.contains(".stagemix-partial") && !left.keys.contains(".stagemix-output"), "killed mid-upload: \(left.keys.sorted())")
+
+            _ = try fixture.workers.start(name: "second", realCompose: true, environment: direct)
+            try await fixture.waitFor(id, .succeeded, seconds: 90)
+            #expect(try await fixture.state(id).attempt == 2, "rescued: \(fixture.workers.logs())")
+            let objects = try moto.objects(bucket: "outputs", prefix: "killed")
+            #expect(objects[".stagemix-output"] != nil && objects[".stagemix-partial"] == nil && objects["hls/index.m3u8"] != nil,
+                    "\(objects.keys.sorted())")
+            #expect(try moto.openMultipartUploads(bucket: "outputs") == 0)
         } catch {
             await fixture.tearDown()
             throw error
