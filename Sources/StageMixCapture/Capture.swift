@@ -72,6 +72,4 @@ public struct Capture: Sendable, Hashable {
         if let failure = objects?.failure { throw failure }
     }
 
-    /// The capture's location as users name it: a folder's path or a bucket prefix's `s3://` URL.
-    public var location: String { objects?.prefix.description ?? directory.path }
 }

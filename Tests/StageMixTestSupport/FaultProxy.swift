@@ -16,8 +16,7 @@ public final class FaultProxy: @unchecked Sendable {
     public let log: URL
 
     public init(upstream: URL, every: Int, faults: [String]) throws {
-        let port = try MotoServer.python("import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])")
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let port = try MotoServer.freePort()
         endpoint = URL(string: "http://127.0.0.1:\(port)")!
         log = FileManager.default.temporaryDirectory.appendingPathComponent("stagemix-fault-proxy-\(port).log")
         FileManager.default.createFile(atPath: log.path, contents: nil)

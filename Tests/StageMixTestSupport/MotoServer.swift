@@ -16,8 +16,7 @@ public final class MotoServer: @unchecked Sendable {
     public let log: URL
 
     public init() throws {
-        let port = try Self.python("import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])")
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let port = try Self.freePort()
         endpoint = URL(string: "http://127.0.0.1:\(port)")!
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -143,6 +142,12 @@ public final class MotoServer: @unchecked Sendable {
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         try? FileManager.default.removeItem(at: log)
+    }
+
+    /// A loopback port nothing listens on now, for a test server to take.
+    public static func freePort() throws -> String {
+        try python("import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])")
+            .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     public static func python(_ code: String) throws -> String {

@@ -66,37 +66,37 @@ public struct LiveKitExport: Sendable {
     /// The files a manifest or an EgressInfo describes.
     static func recordings(in object: JSONObject, walker: inout JSONWalker) -> (room: String?, recordings: [Recording]) {
         let room = walker.field(object, "room_name", at: .root, required: false, expected: "a string", JSONConvert.string)
-        if object["files"] != nil {
-            // A Track Egress manifest.
-            let track = walker.field(object, "track_id", at: .root, expected: "the track's sid (TR_...)", JSONConvert.nonEmptyString)
-            let identity = walker.field(object, "publisher_identity", at: .root, required: false, expected: "a string", JSONConvert.string)
-            let kind = walker.field(object, "track_kind", at: .root, required: false, expected: "a track kind", JSONConvert.string)
-            let source = walker.field(object, "track_source", at: .root, required: false, expected: "a track source", JSONConvert.string)
-            var out: [Recording] = []
-            for (i, element) in (walker.array(object, "files", at: .root, of: "files", limit: 10_000) ?? []).enumerated() {
-                let path = JSONPath.root.key("files").index(i)
-                guard let file = walker.object(element, at: path), let track else { continue }
-                let name = walker.field(file, "filename", at: path, expected: "the file's name", JSONConvert.nonEmptyString)
-                let start = walker.field(file, "started_at", at: path, expected: "nanoseconds since 1970 (a number or a string of digits)", Self.nanoseconds)
-                let end = walker.field(file, "ended_at", at: path, required: false, expected: "nanoseconds since 1970", Self.nanoseconds)
-                if let name, let start {
-                    out.append(Recording(trackId: track, identity: identity, kind: kind, source: source, file: name, startNs: start, endNs: end))
-                }
-            }
-            return (room, out)
+        // A Track Egress manifest names its track, publisher, kind and source beside `files`; an EgressInfo
+        // names only the track, in its track request, beside `file_results`.
+        let manifest = object["files"] != nil
+        var track: String?
+        var template = Recording(trackId: "", identity: nil, kind: nil, source: nil, file: "", startNs: 0, endNs: nil)
+        if manifest {
+            track = walker.field(object, "track_id", at: .root, expected: "the track's sid (TR_...)", JSONConvert.nonEmptyString)
+            template.identity = walker.field(object, "publisher_identity", at: .root, required: false, expected: "a string", JSONConvert.string)
+            template.kind = walker.field(object, "track_kind", at: .root, required: false, expected: "a track kind", JSONConvert.string)
+            template.source = walker.field(object, "track_source", at: .root, required: false, expected: "a track source", JSONConvert.string)
+        } else {
+            let request = walker.member(object, "track", at: .root, required: false, expected: "the track egress request")
+                .flatMap { walker.object($0, at: JSONPath.root.key("track")) }
+            track = request.flatMap { walker.field($0, "track_id", at: JSONPath.root.key("track"), expected: "the track's sid", JSONConvert.nonEmptyString) }
         }
-        // An EgressInfo: the track request names the track; the file results its files.
-        let trackRequest = walker.member(object, "track", at: .root, required: false, expected: "the track egress request")
-            .flatMap { walker.object($0, at: JSONPath.root.key("track")) }
-        let track = trackRequest.flatMap { walker.field($0, "track_id", at: JSONPath.root.key("track"), expected: "the track's sid", JSONConvert.nonEmptyString) }
+        let key = manifest ? "files" : "file_results"
         var out: [Recording] = []
-        for (i, element) in (walker.array(object, "file_results", at: .root, of: "file results", limit: 10_000) ?? []).enumerated() {
-            let path = JSONPath.root.key("file_results").index(i)
+        for (i, element) in (walker.array(object, key, at: .root, of: manifest ? "files" : "file results", limit: 10_000) ?? []).enumerated() {
+            let path = JSONPath.root.key(key).index(i)
             guard let file = walker.object(element, at: path), let track else { continue }
             let name = walker.field(file, "filename", at: path, expected: "the file's name", JSONConvert.nonEmptyString)
             let start = walker.field(file, "started_at", at: path, expected: "nanoseconds since 1970 (a number or a string of digits)", Self.nanoseconds)
             let end = walker.field(file, "ended_at", at: path, required: false, expected: "nanoseconds since 1970", Self.nanoseconds)
-            if let name, let start { out.append(Recording(trackId: track, identity: nil, kind: nil, source: nil, file: name, startNs: start, endNs: end)) }
+            if let name, let start {
+                var recording = template
+                recording.trackId = track
+                recording.file = name
+                recording.startNs = start
+                recording.endNs = end
+                out.append(recording)
+            }
         }
         return (room, out)
     }
@@ -131,7 +131,7 @@ public struct LiveKitExport: Sendable {
 
         var media: [String: URL] = [:]
         var tracks: [CaptureManifest.Track] = []
-        var events: [(order: Int, event: ManifestEvent)] = []
+        var events = ImportedEvents()
         var spans: [String: (start: Int, end: Int)] = [:]  // by participant identity
         var end = 0
         var counts: [String: Int] = [:]
@@ -166,8 +166,7 @@ public struct LiveKitExport: Sendable {
                                                     source: source == "SCREEN_SHARE" ? .screenShare : .camera, startOffsetMs: start,
                                                     layers: [TrackLayer(quality: .high, width: width, height: height, file: relative)]))
             }
-            events.append((2, .published(start, id)))
-            events.append((4, .unpublished(max(stop, start), id)))
+            events.published(id, from: start, to: max(stop, start))
             let span = spans[identity]
             spans[identity] = (min(span?.start ?? start, start), max(span?.end ?? stop, stop))
             end = max(end, stop)
@@ -179,13 +178,9 @@ public struct LiveKitExport: Sendable {
             let join = max(0, min(joined ?? span.start, span.start))
             let leave = max(left ?? span.end, span.end)
             end = max(end, leave)
-            events.append((0, .joined(join, identity)))
-            events.append((1, .pinned(join, identity)))
-            events.append((5, .left(leave, identity)))
+            events.onStage(identity, from: join, to: leave)
         }
-        let ordered = events.enumerated().sorted {
-            ($0.element.event.atMs, $0.element.order, $0.offset) < ($1.element.event.atMs, $1.element.order, $1.offset)
-        }.map(\.element.event) + [ManifestEvent(atMs: end, type: "session.ended")]
+        let ordered = events.ordered(endingAt: end)
         let started = Date(timeIntervalSince1970: Double(zeroNs == Int64.max ? 0 : zeroNs) / 1e9)
         let manifest = CaptureManifest(sessionId: roomName.flatMap { $0.isEmpty ? nil : $0 } ?? directory.lastPathComponent,
                                        startedAt: PlatformDocument.rfc3339(started),

@@ -19,20 +19,10 @@ struct LiveKitWebhook {
     var track: Track?
 
     static func read(_ url: URL) throws -> [LiveKitWebhook] {
-        let name = url.lastPathComponent
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw ImportError(problems: [JSONProblem(file: url.path, path: "", expected: "a webhook log (JSON lines)", found: "no such file")])
-        }
+        var (lines, problems) = try JSONLines.read(url, describing: "a webhook log")
         var events: [LiveKitWebhook] = []
-        var problems: [JSONProblem] = []
-        for (index, line) in data.split(separator: UInt8(ascii: "\n")).enumerated() {
-            let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespaces)
-            if text.isEmpty { continue }
-            var walker = JSONWalker(file: "\(name) line \(index + 1)")
-            guard case .object(let object)? = try? JSONTextParser.parse(Array(text.utf8)) else {
-                problems.append(JSONProblem(file: "\(name) line \(index + 1)", path: "$", expected: "a webhook event (a JSON object)", found: "something else"))
-                continue
-            }
+        for (file, object) in lines {
+            var walker = JSONWalker(file: file)
             let event = walker.field(object, "event", at: .root, expected: "the event's name", JSONConvert.nonEmptyString)
             let created = walker.field(object, "createdAt", at: .root, expected: "seconds since 1970 (a string of digits)", LiveKitExport.nanoseconds)
             let participant = walker.member(object, "participant", at: .root, required: false, expected: "a ParticipantInfo")

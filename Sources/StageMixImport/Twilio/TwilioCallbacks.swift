@@ -12,20 +12,9 @@ enum TwilioCallbacks {
     }
 
     static func read(_ url: URL) throws -> [Callback] {
-        let name = url.lastPathComponent
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw ImportError(problems: [JSONProblem(file: url.path, path: "", expected: "a status callbacks file (JSON lines)", found: "no such file")])
-        }
+        var (lines, problems) = try JSONLines.read(url, describing: "a status callbacks file")
         var callbacks: [Callback] = []
-        var problems: [JSONProblem] = []
-        for (index, line) in data.split(separator: UInt8(ascii: "\n")).enumerated() {
-            let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespaces)
-            if text.isEmpty { continue }
-            let file = "\(name) line \(index + 1)"
-            guard case .object(let object)? = try? JSONTextParser.parse(Array(text.utf8)) else {
-                problems.append(JSONProblem(file: file, path: "$", expected: "a JSON object of callback parameters", found: "something else"))
-                continue
-            }
+        for (file, object) in lines {
             guard case .string(let event)? = object["StatusCallbackEvent"] else { continue }
             guard case .string(let stamp)? = object["Timestamp"], let time = PlatformDocument.parseDate(stamp) else {
                 problems.append(JSONProblem(file: file, path: "$.Timestamp", expected: "an ISO 8601 time", found: object["Timestamp"]?.summary ?? "nothing"))

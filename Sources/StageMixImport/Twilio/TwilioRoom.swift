@@ -1,5 +1,5 @@
 public import Foundation
-public import StageMixCapture
+import StageMixCapture
 import StageMixJSON
 
 /// A Twilio Programmable Video room's recordings as a user saves them, imported as a capture:
@@ -123,7 +123,7 @@ public struct TwilioRoom: Sendable {
         var media: [String: URL] = [:]
         let origin = recordings.map(\.offsetMs).min() ?? 0
         var tracks: [CaptureManifest.Track] = []
-        var events: [(order: Int, event: ManifestEvent)] = []
+        var events = ImportedEvents()
         var spans: [String: (start: Int, end: Int)] = [:]  // by recording sid
         var bySource: [String: [String]] = [:]
         var lastEnd = endMs ?? 0
@@ -155,8 +155,7 @@ public struct TwilioRoom: Sendable {
                                                     layers: [TrackLayer(quality: .high, width: header?.width ?? 1280, height: header?.height ?? 720,
                                                                         file: recording.path)]))
             }
-            events.append((2, .published(start, recording.sid)))
-            events.append((4, .unpublished(end, recording.sid)))
+            events.published(recording.sid, from: start, to: end)
         }
         // Every participant with a recording is on stage while in the room; one who joined twice (two sids) twice.
         let withRecordings = Set(recordings.map(\.participantSid))
@@ -170,14 +169,10 @@ public struct TwilioRoom: Sendable {
             let join = min(max(0, known?.startMs ?? first), first)
             let leave = max(known?.endMs ?? last, last)
             lastEnd = max(lastEnd, leave)
-            events.append((0, .joined(join, identity)))
-            events.append((1, .pinned(join, identity)))
-            events.append((5, .left(leave, identity)))
+            events.onStage(identity, from: join, to: leave)
         }
-        events += try mutes(bySource: bySource, spans: spans, created: created, ms: ms, warnings: &warnings)
-        let ordered = events.enumerated().sorted {
-            ($0.element.event.atMs, $0.element.order, $0.offset) < ($1.element.event.atMs, $1.element.order, $1.offset)
-        }.map(\.element.event) + [ManifestEvent(atMs: lastEnd, type: "session.ended")]
+        try addMutes(to: &events, bySource: bySource, spans: spans, ms: ms)
+        let ordered = events.ordered(endingAt: lastEnd)
         let manifest = CaptureManifest(sessionId: uniqueName.flatMap { $0.isEmpty ? nil : $0 } ?? roomSid,
                                        startedAt: PlatformDocument.rfc3339(created),
                                        participants: identities.sorted().map { StageMixCapture.Participant(id: $0, name: $0) },
@@ -192,12 +187,11 @@ public struct TwilioRoom: Sendable {
 
     /// `track-disabled` / `track-enabled` callbacks, ordered by `Timestamp` (not `SequenceNumber`, which
     /// Twilio numbers per callback URL), as mute and unmute of the recordings of that track, inside them.
-    private func mutes(bySource: [String: [String]], spans: [String: (start: Int, end: Int)], created: Date,
-                       ms: (Date) -> Int, warnings: inout [String]) throws -> [(order: Int, event: ManifestEvent)] {
+    private func addMutes(to events: inout ImportedEvents, bySource: [String: [String]], spans: [String: (start: Int, end: Int)],
+                          ms: (Date) -> Int) throws {
         let file = callbacks ?? directory.appendingPathComponent("callbacks.jsonl")
-        guard callbacks != nil || FileManager.default.fileExists(atPath: file.path) else { return [] }
+        guard callbacks != nil || FileManager.default.fileExists(atPath: file.path) else { return }
         let lines = try TwilioCallbacks.read(file)
-        var out: [(Int, ManifestEvent)] = []
         var muted: Set<String> = []
         for callback in lines.sorted(by: { $0.time < $1.time }) {
             guard callback.event == "track-disabled" || callback.event == "track-enabled" else { continue }
@@ -207,9 +201,8 @@ public struct TwilioRoom: Sendable {
                 // Inside the recording, and a change: a repeated callback says nothing new.
                 guard let span = spans[sid], at > span.start, at < span.end, muted.contains(sid) != mute else { continue }
                 if mute { muted.insert(sid) } else { muted.remove(sid) }
-                out.append((3, mute ? .muted(at, sid) : .unmuted(at, sid)))
+                events.muted(mute, sid, at: at)
             }
         }
-        return out
     }
 }

@@ -86,7 +86,7 @@ final class ObjectInput {
             ahead = (index + 1) * Self.blockSize < size ? (index + 1, get(index + 1)) : nil
             return data
         } catch {
-            let failure = error as? S3Error ?? S3Error(location: location.description, status: 0, code: "Unreachable", message: "\(error)")
+            let failure = S3Error(error, location: location.description)
             self.failure = failure
             objects.recordFailure(failure)
             return nil

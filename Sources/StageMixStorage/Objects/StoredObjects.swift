@@ -31,7 +31,7 @@ public final class StoredObjects: @unchecked Sendable, Hashable {
             lock.withLock { sizes[relativePath] = .some(size) }
             return size
         } catch {
-            let failure = error as? S3Error ?? S3Error(location: location(of: relativePath).description, status: 0, code: "Unreachable", message: "\(error)")
+            let failure = S3Error(error, location: location(of: relativePath).description)
             recordFailure(failure)
             throw failure
         }

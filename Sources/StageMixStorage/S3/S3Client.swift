@@ -246,7 +246,7 @@ public struct S3Client: Sendable {
                 once = loop.makeFailedFuture(error)
             }
             return once.flatMapError { error in
-                let failure = Self.failure(error, shown: shown)
+                let failure = S3Error(error, location: shown)
                 guard failure.isTransient, number < retry.attempts else { return loop.makeFailedFuture(failure) }
                 let delay = retry.backoff.delay(afterAttempt: number, random: Double.random(in: 0...1))
                 return loop.scheduleTask(in: .milliseconds(Int64(delay * 1000))) {}.futureResult.flatMap { attempt(number + 1) }
@@ -261,16 +261,6 @@ public struct S3Client: Sendable {
         let error = S3XML.parse(Data(response.body.readableBytesView))
         let code = error.values["Code"] ?? (response.status == 404 ? "NotFound" : response.status == 403 ? "AccessDenied" : "HTTP\(response.status)")
         throw S3Error(location: shown, status: response.status, code: code, message: error.values["Message"] ?? "")
-    }
-
-    /// Any failure as an ``S3Error``: S3's own, or the connection's (reset, refused, timed out) as
-    /// `Unreachable`, which is transient.
-    private static func failure(_ error: any Error, shown: String) -> S3Error {
-        if let error = error as? S3Error { return error }
-        if let error = error as? S3ResponseCollector.BodyTooLarge {
-            return S3Error(location: shown, status: 0, code: "TooLarge", message: error.description)
-        }
-        return S3Error(location: shown, status: 0, code: "Unreachable", message: "\(error)")
     }
 
     /// Copy and complete answer 200 and may still have failed: the error is the body.

@@ -23,6 +23,18 @@ public struct S3Error: Error, Sendable, Hashable, CustomStringConvertible {
                                                   "IncompleteBody", "TooManyRequests"].contains(code)
     }
 
+    /// Any failure of a request as an ``S3Error``: S3's own as it is, an answer larger than expected as
+    /// `TooLarge`, and the connection's (reset, refused, timed out) as `Unreachable`, which is transient.
+    public init(_ error: any Error, location: String) {
+        if let error = error as? S3Error {
+            self = error
+        } else if let error = error as? S3ResponseCollector.BodyTooLarge {
+            self.init(location: location, status: 0, code: "TooLarge", message: error.description)
+        } else {
+            self.init(location: location, status: 0, code: "Unreachable", message: "\(error)")
+        }
+    }
+
     public var description: String {
         "\(location): \(code) (HTTP \(status))" + (message.isEmpty ? "" : ": \(message)")
     }
