@@ -132,3 +132,21 @@ final class ServiceFixture: @unchecked Sendable {
         return last
     }
 }
+
+extension ServiceFixture {
+    /// A request as Twilio's libraries send one: HTTP Basic with `key` and `secret` (or no credentials),
+    /// a form-encoded body.
+    func twilio(_ method: String, _ path: String, key: String? = apiKey, secret: String = secret, form: String? = nil,
+                contentType: String = "application/x-www-form-urlencoded") async throws -> Reply {
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
+        request.method = HTTPMethod(rawValue: method)
+        if let key { request.headers.add(name: "authorization", value: "Basic " + Data("\(key):\(secret)".utf8).base64EncodedString()) }
+        if let form {
+            request.headers.add(name: "content-type", value: contentType)
+            request.body = .bytes(ByteBuffer(string: form))
+        }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        let buffer = try await response.body.collect(upTo: 16 << 20)
+        return Reply(status: Int(response.status.code), body: String(buffer: buffer), headers: response.headers)
+    }
+}

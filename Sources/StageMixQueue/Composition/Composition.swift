@@ -21,9 +21,12 @@ public struct Composition: Sendable, Hashable {
     public var createdAt: Double
     /// When the current attempt started composing (for the time left).
     public var startedAt: Double?
+    /// Asked for through the Twilio-shaped API: its parameters; nil for the JSON API's.
+    public var twilio: TwilioParameters?
 
     public init(id: String, apiKey: String, requestKey: String, requestDigest: String, idempotencyKey: String?, callbackURL: String?,
-                capture: String, layout: String, destination: OutputDestination, createdAt: Double, startedAt: Double? = nil) {
+                capture: String, layout: String, destination: OutputDestination, createdAt: Double, startedAt: Double? = nil,
+                twilio: TwilioParameters? = nil) {
         self.id = id
         self.apiKey = apiKey
         self.requestKey = requestKey
@@ -35,5 +38,6 @@ public struct Composition: Sendable, Hashable {
         self.destination = destination
         self.createdAt = createdAt
         self.startedAt = startedAt
+        self.twilio = twilio
     }
 }

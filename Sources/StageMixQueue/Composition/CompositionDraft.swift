@@ -13,9 +13,11 @@ public struct CompositionDraft: Sendable {
     public var layout: String
     public var spec: JobSpec
     public var maxAttempts: Int
+    /// Asked for through the Twilio-shaped API.
+    public var twilio: TwilioParameters?
 
     public init(apiKey: String, requestKey: String, requestDigest: String, idempotencyKey: String?, callbackURL: String?,
-                capture: String, layout: String, spec: JobSpec, maxAttempts: Int) {
+                capture: String, layout: String, spec: JobSpec, maxAttempts: Int, twilio: TwilioParameters? = nil) {
         self.apiKey = apiKey
         self.requestKey = requestKey
         self.requestDigest = requestDigest
@@ -25,5 +27,6 @@ public struct CompositionDraft: Sendable {
         self.layout = layout
         self.spec = spec
         self.maxAttempts = maxAttempts
+        self.twilio = twilio
     }
 }

@@ -75,8 +75,18 @@ public enum CompositionEvent: String, Sendable, CaseIterable {
     }
 
     /// Adds this event to the outbox, after the composition's earlier events.
+    /// A composition of the Twilio-shaped API gets Twilio's status callback instead, when Twilio has one.
     func enqueue(for composition: Composition, job: Job, in tx: any SQLJobTransaction, step: Int? = nil) async throws {
         guard let url = composition.callbackURL else { return }
+        var type = rawValue
+        var delivery = WebhookDelivery.standard
+        let text: String
+        if let twilio = composition.twilio {
+            guard let callback = TwilioStatusCallback(self, composition: composition, job: job, now: tx.now, step: step) else { return }
+            (type, text, delivery) = (callback.event, callback.fields.encoded, .twilio(method: twilio.statusCallbackMethod))
+        } else {
+            text = body(composition, job: job, now: tx.now, step: step)
+        }
         let last = try await tx.query(
             "SELECT COALESCE(MAX(seq), 0) AS n FROM stagemix_webhooks WHERE composition_id = $1", [.text(composition.id)])
         let sequence = (last.first?["n"]?.int ?? 0) + 1
@@ -84,9 +94,9 @@ public enum CompositionEvent: String, Sendable, CaseIterable {
         _ = try await tx.query(
             """
             INSERT INTO stagemix_webhooks (\(CompositionSQL.webhookColumns))
-            VALUES ($1, $2, $3, $4, $5, $6, $7, 0, $8, 0, NULL, NULL, NULL, NULL, $8)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, 0, $8, 0, NULL, NULL, NULL, NULL, $8, $9)
             """,
-            [.text(id), .text(composition.id), .integer(sequence), .text(rawValue), .text(body(composition, job: job, now: tx.now, step: step)),
-             .text(url), .text(composition.apiKey), .real(tx.now)])
+            [.text(id), .text(composition.id), .integer(sequence), .text(type), .text(text),
+             .text(url), .text(composition.apiKey), .real(tx.now), SQLValue(delivery.stored)])
     }
 }

@@ -5,12 +5,12 @@ import StageMixPublishing
 enum CompositionSQL {
     static let columns = """
         id, api_key, request_key, request_digest, idempotency_key, callback_url, capture, layout, output_directory, \
-        created_at, started_at
+        created_at, started_at, twilio
         """
 
     static let webhookColumns = """
         id, composition_id, seq, event_type, body, url, api_key, attempts, next_attempt_at, locked_until, \
-        locked_by, delivered_at, abandoned_at, last_error, created_at
+        locked_by, delivered_at, abandoned_at, last_error, created_at, delivery
         """
 
     static func createStatements(real: String, integer: String) -> [String] {
@@ -27,7 +27,8 @@ enum CompositionSQL {
                 layout TEXT NOT NULL,
                 output_directory TEXT NOT NULL,
                 created_at \(real) NOT NULL,
-                started_at \(real)
+                started_at \(real),
+                twilio TEXT
             )
             """,
             "CREATE INDEX IF NOT EXISTS stagemix_compositions_by_key ON stagemix_compositions (api_key, created_at, id)",
@@ -48,12 +49,20 @@ enum CompositionSQL {
                 abandoned_at \(real),
                 last_error TEXT,
                 created_at \(real) NOT NULL,
+                delivery TEXT,
                 UNIQUE (composition_id, seq)
             )
             """,
             "CREATE INDEX IF NOT EXISTS stagemix_webhooks_pending ON stagemix_webhooks (next_attempt_at) WHERE delivered_at IS NULL AND abandoned_at IS NULL",
         ]
     }
+
+    /// Columns added after the tables were first made, each nullable: a database made by an earlier
+    /// version gains them when opened.
+    static let addedColumns: [(table: String, column: String, type: String)] = [
+        ("stagemix_compositions", "twilio", "TEXT"),
+        ("stagemix_webhooks", "delivery", "TEXT"),
+    ]
 
     static func decode(_ row: SQLRow, prefix: String = "") throws -> Composition {
         func text(_ name: String) throws -> String { try row.required(prefix + name, of: "composition", \.string) }
@@ -68,7 +77,8 @@ enum CompositionSQL {
             id: try text("id"), apiKey: try text("api_key"), requestKey: try text("request_key"), requestDigest: try text("request_digest"),
             idempotencyKey: row[prefix + "idempotency_key"]?.string, callbackURL: row[prefix + "callback_url"]?.string,
             capture: try text("capture"), layout: try text("layout"), destination: destination,
-            createdAt: createdAt, startedAt: row[prefix + "started_at"]?.double)
+            createdAt: createdAt, startedAt: row[prefix + "started_at"]?.double,
+            twilio: try TwilioParameters.decode(row[prefix + "twilio"]?.string))
     }
 
     static func decodeWebhook(_ row: SQLRow) throws -> WebhookEvent {
@@ -79,6 +89,7 @@ enum CompositionSQL {
             type: try text("event_type"), body: try text("body"), url: try text("url"), apiKey: try text("api_key"),
             attempts: row["attempts"]?.int ?? 0, nextAttemptAt: try real("next_attempt_at"),
             deliveredAt: row["delivered_at"]?.double, abandonedAt: row["abandoned_at"]?.double,
-            lastError: row["last_error"]?.string, createdAt: try real("created_at"))
+            lastError: row["last_error"]?.string, createdAt: try real("created_at"),
+            delivery: WebhookDelivery(stored: row["delivery"]?.string))
     }
 }

@@ -52,15 +52,16 @@ extension SQLJobStore {
         let composition = Composition(
             id: id, apiKey: draft.apiKey, requestKey: draft.requestKey, requestDigest: draft.requestDigest,
             idempotencyKey: draft.idempotencyKey, callbackURL: draft.callbackURL, capture: draft.capture, layout: draft.layout,
-            destination: destination, createdAt: tx.now)
+            destination: destination, createdAt: tx.now, twilio: draft.twilio)
         let inserted = try await tx.query(
             """
             INSERT INTO stagemix_compositions (\(CompositionSQL.columns))
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, NULL)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, NULL, $11)
             ON CONFLICT (request_key) DO NOTHING RETURNING id
             """,
             [.text(id), .text(draft.apiKey), .text(draft.requestKey), .text(draft.requestDigest), SQLValue(draft.idempotencyKey),
-             SQLValue(draft.callbackURL), .text(draft.capture), .text(draft.layout), .text(destination.description), .real(tx.now)])
+             SQLValue(draft.callbackURL), .text(draft.capture), .text(draft.layout), .text(destination.description), .real(tx.now),
+             SQLValue(draft.twilio?.json)])
         // Another transaction committed the same request key first: undo the job, look again.
         guard !inserted.isEmpty else { throw LostRace() }
         try await CompositionEvent.queued.enqueue(for: composition, job: job, in: tx)
@@ -68,23 +69,32 @@ extension SQLJobStore {
         return .created(composition, job)
     }
 
-    /// The composition `id` if `apiKey` made it.
-    public func composition(id: String, apiKey: String) async throws -> (Composition, Job)? {
+    /// The composition `id` if `apiKey` made it; any key's with `apiKey` nil (a signed media link names no key).
+    public func composition(id: String, apiKey: String?) async throws -> (Composition, Job)? {
         let rows = try await read(
-            "SELECT \(Self.joinedColumns) FROM stagemix_compositions c JOIN stagemix_jobs j ON j.id = c.id WHERE c.id = $1 AND c.api_key = $2",
-            [.text(id), .text(apiKey)])
+            "SELECT \(Self.joinedColumns) FROM stagemix_compositions c JOIN stagemix_jobs j ON j.id = c.id WHERE c.id = $1"
+                + (apiKey == nil ? "" : " AND c.api_key = $2"),
+            [.text(id)] + (apiKey.map { [.text($0)] } ?? []))
         return try rows.first.map(Self.decodeJoined)
     }
 
-    /// `apiKey`'s compositions, newest first, in the given job states, after the cursor `(createdAt, id)`.
-    public func compositions(apiKey: String, states: [JobState], after cursor: (createdAt: Double, id: String)?, limit: Int)
-        async throws -> [(Composition, Job)]
+    /// `apiKey`'s compositions, newest first, in the given job states, after the cursor `(createdAt, id)`;
+    /// with `twilioRoom`, only those asked for through the Twilio-shaped API (of that room, when not empty).
+    public func compositions(apiKey: String, states: [JobState], after cursor: (createdAt: Double, id: String)?, limit: Int,
+                             twilioRoom: String? = nil) async throws -> [(Composition, Job)]
     {
         let stateList = states.map { "'\($0.rawValue)'" }.joined(separator: ", ")
         var sql = "SELECT \(Self.joinedColumns) FROM stagemix_compositions c JOIN stagemix_jobs j ON j.id = c.id WHERE c.api_key = $1 AND j.state IN (\(stateList))"
         var binds: [SQLValue] = [.text(apiKey)]
+        if let twilioRoom {
+            sql += " AND c.twilio IS NOT NULL"
+            if !twilioRoom.isEmpty {
+                binds.append(.text(twilioRoom))
+                sql += " AND c.capture = $\(binds.count)"
+            }
+        }
         if let cursor {
-            sql += " AND (c.created_at < $2 OR (c.created_at = $2 AND c.id < $3))"
+            sql += " AND (c.created_at < $\(binds.count + 1) OR (c.created_at = $\(binds.count + 1) AND c.id < $\(binds.count + 2)))"
             binds += [.real(cursor.createdAt), .text(cursor.id)]
         }
         sql += " ORDER BY c.created_at DESC, c.id DESC LIMIT $\(binds.count + 1)"

@@ -18,4 +18,6 @@ public struct WebhookEvent: Sendable, Hashable {
     public var abandonedAt: Double?
     public var lastError: String?
     public var createdAt: Double
+    /// How it is sent.
+    public var delivery: WebhookDelivery = .standard
 }

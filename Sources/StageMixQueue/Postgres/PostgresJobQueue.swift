@@ -49,6 +49,9 @@ public final class PostgresJobQueue: SQLJobStore {
                 for statement in JobSQL.createStatements(real: "DOUBLE PRECISION", integer: "BIGINT") {
                     _ = try await tx.query(statement, [])
                 }
+                for added in CompositionSQL.addedColumns {
+                    _ = try await tx.query("ALTER TABLE \(added.table) ADD COLUMN IF NOT EXISTS \(added.column) \(added.type)", [])
+                }
             }
         } catch {
             await queue.close()

@@ -42,6 +42,11 @@ public final class SQLiteJobQueue: SQLJobStore {
                 for statement in JobSQL.createStatements(real: "REAL", integer: "INTEGER") {
                     _ = try await tx.query(statement, [])
                 }
+                // SQLite has no ADD COLUMN IF NOT EXISTS: the table's own column list says.
+                for added in CompositionSQL.addedColumns {
+                    let present = try await tx.query("SELECT 1 AS n FROM pragma_table_info('\(added.table)') WHERE name = $1", [.text(added.column)])
+                    if present.isEmpty { _ = try await tx.query("ALTER TABLE \(added.table) ADD COLUMN \(added.column) \(added.type)", []) }
+                }
             }
             return queue
         } catch {

@@ -2,6 +2,7 @@ import Foundation
 public import Hummingbird
 import Logging
 import StageMixCapture
+import StageMixLayout
 import StageMixPipeline
 import StageMixPlan
 import StageMixOptions
@@ -51,6 +52,7 @@ public struct CompositionAPI: Sendable {
         router.get("/v1/compositions/{id}") { request, context in try await show(request, context: context) }
         router.delete("/v1/compositions/{id}") { request, context in try await cancel(request, context: context) }
         router.post("/v1/plans") { request, context in try await plan(request, context: context) }
+        addTwilioRoutes(to: router)
         return router
     }
 
@@ -71,6 +73,11 @@ public struct CompositionAPI: Sendable {
     /// compose will); a composition's checks skip it, as the worker's compose runs it again anyway.
     private func plannedRequest(_ request: Request, listening: Bool = false) async throws -> (CompositionRequest, PlanDocument) {
         let parsed = try CompositionRequest.parse(try await body(request), roots: roots, storage: storage, callbacks: callbacks, tables: tables)
+        return (parsed, try await check(parsed, listening: listening))
+    }
+
+    /// Works out the plan of a parsed request as compose would (see ``plannedRequest(_:listening:)``).
+    func check(_ parsed: CompositionRequest, listening: Bool = false) async throws -> PlanDocument {
         // Inline documents are checked from scratch files of this request's, removed whatever happens.
         var options = parsed.options
         var scratches: [URL] = []
@@ -83,6 +90,7 @@ public struct CompositionAPI: Sendable {
             switch document.field {
             case "options.prices": options.prices = url.path
             case "options.tiers": options.tiers = url.path
+            case "VideoLayout": options.layout = Layout.twilioPrefix + url.path
             default: options.edits = url.path
             }
         }
@@ -97,7 +105,7 @@ public struct CompositionAPI: Sendable {
                 if let failure = planned.0.objects?.failure { throw BadInput(CaptureError(problems: [], storage: failure)) }
                 return planned.2
             }
-            return (parsed, document)
+            return document
         } catch let error as OptionError {
             // An option that does not fit the layout (a rendition's frame rate): the option's field.
             throw CompositionRequest.invalid(error)
@@ -122,25 +130,9 @@ public struct CompositionAPI: Sendable {
     func create(_ request: Request, context: BasicRequestContext) async throws -> Response {
         let caller = try await caller(request, needs: .compose)
         let (parsed, _) = try await plannedRequest(request)
-        // Accepted: the inline documents are kept where the job will read them (content-addressed, so
-        // the same document asked for twice is one file).
-        for document in parsed.inline { try tables.keep(document.data, at: document.path, field: document.field) }
-        let draft = CompositionDraft(
-            apiKey: caller.apiKey, requestKey: parsed.requestKey(apiKey: caller.apiKey), requestDigest: parsed.digest,
-            idempotencyKey: parsed.idempotencyKey, callbackURL: parsed.callbackURL, capture: parsed.capture, layout: parsed.layout,
-            spec: JobSpec(capture: parsed.capturePath, out: outputRoot.description, options: parsed.options), maxAttempts: maxAttempts)
-        let outcome: CompositionCreation
-        do {
-            outcome = try await store.createComposition(draft, outputRoot: outputRoot)
-        } catch let error as QueueError {
-            throw Problem.unavailable("the queue refused the composition: \(error)")
-        }
         let now = Date().timeIntervalSince1970
-        switch outcome {
+        switch try await enqueue(parsed, caller: caller, context: context) {
         case .created(let composition, let job):
-            var logger = context.logger
-            logger[metadataKey: "composition"] = "\(composition.id)"
-            logger.info("composition queued", metadata: ["capture": "\(composition.capture)", "apiKey": "\(caller.apiKey)"])
             return APIResponse.json(CompositionView(composition, job: job, now: now), status: .created,
                                     headers: [.location: "/v1/compositions/\(composition.id)"])
         case .existing(let composition, let job):
@@ -151,6 +143,33 @@ public struct CompositionAPI: Sendable {
             throw Problem(status: 422, title: "Idempotency key reused", detail: "idempotencyKey: \(reason)",
                           type: "idempotency-key-reused", field: "idempotencyKey", reason: reason)
         }
+    }
+
+    /// Queues a checked request: its inline documents are kept where the job will read them
+    /// (content-addressed, so the same document asked for twice is one file), then the composition and
+    /// its job are made, or the earlier one the same request made is found. A Twilio-shaped request has
+    /// no idempotency: each makes a composition of its own, as Twilio's does.
+    func enqueue(_ parsed: CompositionRequest, caller: Caller, context: BasicRequestContext,
+                 twilio: TwilioParameters? = nil) async throws -> CompositionCreation {
+        for document in parsed.inline { try tables.keep(document.data, at: document.path, field: document.field) }
+        let requestKey = twilio == nil ? parsed.requestKey(apiKey: caller.apiKey) : SHA256Digest.hex(of: Data(UUID().uuidString.utf8))
+        let draft = CompositionDraft(
+            apiKey: caller.apiKey, requestKey: requestKey, requestDigest: parsed.digest,
+            idempotencyKey: parsed.idempotencyKey, callbackURL: parsed.callbackURL, capture: parsed.capture, layout: parsed.layout,
+            spec: JobSpec(capture: parsed.capturePath, out: outputRoot.description, options: parsed.options), maxAttempts: maxAttempts,
+            twilio: twilio)
+        let outcome: CompositionCreation
+        do {
+            outcome = try await store.createComposition(draft, outputRoot: outputRoot)
+        } catch let error as QueueError {
+            throw Problem.unavailable("the queue refused the composition: \(error)")
+        }
+        if case .created(let composition, _) = outcome {
+            var logger = context.logger
+            logger[metadataKey: "composition"] = "\(composition.id)"
+            logger.info("composition queued", metadata: ["capture": "\(composition.capture)", "apiKey": "\(caller.apiKey)"])
+        }
+        return outcome
     }
 
     private func find(_ request: Request, context: BasicRequestContext, caller: Caller) async throws -> (Composition, Job) {

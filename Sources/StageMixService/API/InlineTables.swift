@@ -10,7 +10,7 @@ public struct InlineDocument: Sendable {
     public var path: String
 }
 
-/// Price and tier tables and edit documents given inline in a request, kept in a local folder
+/// Price and tier tables, edit documents and Twilio layouts given inline in a request, kept in a local folder
 /// (`--inputs-root`; by default `.stagemix-inputs` under a local output root) as `<sha256>.json`
 /// (content-addressed: the same document is one file, and a file is never changed once written) for
 /// the job to read. A request is checked from scratch files of its own, removed whatever happens
@@ -34,6 +34,12 @@ public struct InlineTables: Sendable {
         guard let data = try? encoder.encode(value), data.count <= limit else {
             throw Problem.invalid(field, "must be at most \(limit >> 10) KiB of JSON")
         }
+        return noted(data, field: field, into: &inline)
+    }
+
+    /// A document already in its bytes (a Twilio layout keeps its regions in the order given), noted in
+    /// `inline`; returns where it will be kept.
+    func noted(_ data: Data, field: String, into inline: inout [InlineDocument]) -> String {
         let name = SHA256Digest.hex(of: data) + ".json"
         let path = directory.appendingPathComponent(name).path
         inline.append(InlineDocument(field: field, data: data, path: path))

@@ -91,16 +91,36 @@ public final class WebhookDispatcher: Service, Sendable {
 
     /// nil when delivered, else why not.
     private func post(_ event: WebhookEvent, secret: String, client: HTTPClient) async -> String? {
-        let timestamp = Int(Date().timeIntervalSince1970)
-        var request = HTTPClientRequest(url: event.url)
-        request.method = .POST
-        request.headers.add(name: "content-type", value: "application/json")
+        var request: HTTPClientRequest
+        switch event.delivery {
+        case .standard:
+            let timestamp = Int(Date().timeIntervalSince1970)
+            request = HTTPClientRequest(url: event.url)
+            request.method = .POST
+            request.headers.add(name: "content-type", value: "application/json")
+            request.headers.add(name: "webhook-id", value: event.id)
+            request.headers.add(name: "webhook-timestamp", value: "\(timestamp)")
+            request.headers.add(name: "webhook-signature",
+                                value: WebhookSignature.sign(id: event.id, timestamp: timestamp, body: event.body, secret: secret))
+            request.body = .bytes(ByteBuffer(string: event.body))
+        case .twilio(let method):
+            // As Twilio sends a status callback: the parameters in a form body (POST) or the query (GET).
+            let fields = FormFields(decoding: Substring(event.body)) ?? FormFields([])
+            if method == "GET" {
+                let url = event.url + (event.url.contains("?") ? "&" : "?") + event.body
+                request = HTTPClientRequest(url: url)
+                request.method = .GET
+                request.headers.add(name: "x-twilio-signature", value: TwilioSignature.sign(url: url, parameters: [], secret: secret))
+            } else {
+                request = HTTPClientRequest(url: event.url)
+                request.method = .POST
+                request.headers.add(name: "content-type", value: "application/x-www-form-urlencoded")
+                request.headers.add(name: "x-twilio-signature", value: TwilioSignature.sign(url: event.url, parameters: fields.pairs, secret: secret))
+                request.body = .bytes(ByteBuffer(string: event.body))
+            }
+            request.headers.add(name: "i-twilio-idempotency-token", value: event.id)
+        }
         request.headers.add(name: "user-agent", value: "StageMix-Webhooks/1")
-        request.headers.add(name: "webhook-id", value: event.id)
-        request.headers.add(name: "webhook-timestamp", value: "\(timestamp)")
-        request.headers.add(name: "webhook-signature",
-                            value: WebhookSignature.sign(id: event.id, timestamp: timestamp, body: event.body, secret: secret))
-        request.body = .bytes(ByteBuffer(string: event.body))
         do {
             let response = try await client.execute(request, timeout: Self.requestTimeout)
             _ = try? await response.body.collect(upTo: 64 << 10)
