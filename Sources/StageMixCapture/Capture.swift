@@ -23,6 +23,8 @@ public struct Capture: Sendable, Hashable {
     /// For a capture in object storage (``CaptureBucket``): its prefix as listed, read by ranged GETs.
     /// `directory` is then the prefix's `s3://` URL.
     public internal(set) var objects: StoredObjects?
+    /// `import.json` beside `session.json`, when an importer made the capture (``ImportNote``).
+    public internal(set) var importNote: ImportNote?
 
     /// Checks `manifest` by every rule a `session.json` on disk is checked by (it is read through the
     /// same reader), so a capture made by an importer or a generator is as valid as one read from a

@@ -88,7 +88,7 @@ public struct ComposeRun: Sendable {
                 sessionId: plan.sessionId, durationSeconds: Double(plan.durationMs) / 1000, frames: result.frames,
                 canvas: "\(plan.canvas.width)x\(plan.canvas.height)", fps: plan.fps, layout: plan.layoutName,
                 segmentSeconds: settings.segmentSeconds, segmentFormat: settings.segmentFormat.rawValue,
-                warnings: document.warnings + (ImportNote.read(in: capture.directory)?.reportWarnings ?? []) + result.warnings, lostMedia: lost, losses: result.losses, decodedFrames: result.decodedFrames, composeSeconds: Date().timeIntervalSince(started),
+                warnings: document.warnings + (capture.importNote?.reportWarnings ?? []) + result.warnings, lostMedia: lost, losses: result.losses, decodedFrames: result.decodedFrames, composeSeconds: Date().timeIntervalSince(started),
                 cpuSeconds: result.cpuSeconds, loudness: result.loudness, layerStandIns: result.layerStandIns)
             try write(document.timeline, to: OutputFiles.timeline, in: staging)
             try write(document.billing, to: OutputFiles.billing, in: staging)

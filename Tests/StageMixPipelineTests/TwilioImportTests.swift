@@ -150,3 +150,27 @@ extension TwilioImportTests {
         #expect(green.g > 180 && green.r < 80, "the republished recording: \(green)")
     }
 }
+
+extension TwilioImportTests {
+    /// An imported room uploaded to a bucket keeps what its `import.json` says: a Twilio layout names
+    /// its tracks by `track_name` there as in the folder.
+    @Test func anImportedRoomInABucketKeepsItsTrackNames() throws {
+        let root = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let capture = root.appendingPathComponent("capture")
+        #expect(try CLI.run(["import", "twilio", try Self.room(in: root).path, "--out", capture.path]).status == 0)
+        let moto = try MotoServer()
+        defer { moto.stop() }
+        try moto.upload(capture, bucket: "rooms", prefix: Self.roomSid)
+        let layout = root.appendingPathComponent("twilio.json")
+        try #"{"VideoLayout": {"only": {"video_sources": ["bob-cam"]}}, "Resolution": "320x180", "AudioSources": ["alice-mic"]}"#
+            .write(to: layout, atomically: true, encoding: .utf8)
+        let plan = try CLI.run(["plan", "s3://rooms/\(Self.roomSid)", "--layout", "twilio:" + layout.path, "--json"], environment: moto.environment())
+        #expect(plan.status == 0, "\(plan.stderr)")
+        let doc = try #require(try JSONSerialization.jsonObject(with: Data(plan.stdout.utf8)) as? [String: Any])
+        let intervals = (doc["plan"] as? [String: Any])?["intervals"] as? [[String: Any]] ?? []
+        let tracks = Set(intervals.flatMap { ($0["tiles"] as? [[String: Any]] ?? []).compactMap { $0["trackId"] as? String } })
+        let heard = Set(intervals.flatMap { ($0["audio"] as? [[String: Any]] ?? []).compactMap { $0["trackId"] as? String } })
+        #expect(tracks == ["RT0000000000000000000000000000b001"] && heard == ["RT0000000000000000000000000000a002"], "\(tracks) \(heard)")
+    }
+}

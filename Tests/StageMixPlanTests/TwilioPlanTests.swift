@@ -11,7 +11,7 @@ import StageMixTestSupport
 struct TwilioPlanTests {
     /// Maya on stage from 0, Omar from 4 s, Lena from 8 s, of a 20 s session; `import.json` names each
     /// track as Twilio did (track name, MT and PA sids).
-    func capture(in scratch: ScratchDirectory, omarLeavesAt: Int? = nil) throws -> Capture {
+    func capture(omarLeavesAt: Int? = nil) -> Capture {
         var c = TestCapture(); c.person("maya"); c.person("omar"); c.person("lena")
         c.onStage("maya", at: 0); c.onStage("omar", at: 4_000); c.onStage("lena", at: 8_000)
         if let omarLeavesAt { c.at(omarLeavesAt, .trackUnpublished(trackId: "omar-cam")) }
@@ -21,10 +21,8 @@ struct TwilioPlanTests {
                 tracks["\(person)-\(kind)"] = ["track_name": "\(person)-\(kind)", "source_sid": "MT\(person)\(kind)", "participant_sid": "PA\(person)"]
             }
         }
-        let note = try JSONSerialization.data(withJSONObject: ["format": "stagemix.import/1", "platform": "twilio", "tracks": tracks])
-        try note.write(to: scratch.file("import.json"))
         var capture = c.capture(endingAt: 20_000)
-        capture.directory = scratch.url
+        capture.importNote = ImportNote(platform: "twilio", warnings: [], tracks: tracks)
         return capture
     }
 
@@ -33,14 +31,13 @@ struct TwilioPlanTests {
     }
 
     @Test func regionsPlaceTracksInCellsByNameAndSidAndMixTheNamedAudio() throws {
-        let scratch = ScratchDirectory("twilio-plan"); defer { scratch.remove() }
         let layout = try layout(#"""
             {"VideoLayout": {
                "main": {"max_rows": 1, "max_columns": 2, "video_sources": ["*-cam"], "video_sources_excluded": ["PAlena"]},
                "pip": {"x_pos": 480, "y_pos": 360, "z_pos": 1, "width": 160, "height": 120, "video_sources": ["MTlenacam"]}},
              "AudioSources": ["*"], "AudioSourcesExcluded": ["omar*"]}
             """#)
-        let doc = try PlanDocument(capture: capture(in: scratch), layout: layout)
+        let doc = try PlanDocument(capture: capture(), layout: layout)
         #expect(doc.plan.canvas == CanvasSize(width: 640, height: 480) && doc.plan.background == .black)
         #expect(doc.plan.intervals.map(\.startMs) == [0, 4_000, 8_000])
         let early = try #require(doc.plan.interval(atMs: 2_000))
@@ -57,9 +54,8 @@ struct TwilioPlanTests {
     }
 
     @Test func aNewerTrackCoversTheCellUnderShowNewestAndTheOlderComesBack() throws {
-        let scratch = ScratchDirectory("twilio-plan"); defer { scratch.remove() }
         let layout = try layout(#"{"main": {"max_rows": 1, "max_columns": 1, "reuse": "show_newest", "video_sources": ["maya-cam", "omar-cam"]}}"#)
-        let doc = try PlanDocument(capture: capture(in: scratch, omarLeavesAt: 12_000), layout: layout)
+        let doc = try PlanDocument(capture: capture(omarLeavesAt: 12_000), layout: layout)
         let shown = doc.plan.intervals.map { "\($0.startMs)-\($0.endMs) \($0.tiles.compactMap(\.trackId))" }
         // (Lena, whom the region does not take, still joins the mix at 8 s.)
         #expect(shown == ["0-4000 [\"maya-cam\"]", "4000-8000 [\"omar-cam\"]", "8000-12000 [\"omar-cam\"]", "12000-20000 [\"maya-cam\"]"])

@@ -3,7 +3,7 @@ public import StageMixStorage
 import StageMixJSON
 
 /// A capture in object storage: `s3://bucket/prefix` holding `session.json` and the media it names,
-/// laid out as in a capture folder. Reading it fetches `session.json` only (no listing of the prefix);
+/// laid out as in a capture folder. Reading it fetches `session.json` and `import.json` only (no listing of the prefix);
 /// a media object is asked about (HEAD) when it is opened and read by ranged GETs only as far as a
 /// demuxer asks (``MediaLocation/object(relativePath:in:)``), so a layer nobody shows is never
 /// requested at all. A media object that is missing is found when it is opened, and reported as lost
@@ -35,7 +35,20 @@ public struct CaptureBucket: CaptureSource {
         }
         var capture = try CaptureReader.parse(data, directory: directory, file: manifest.description)
         capture.objects = StoredObjects(client: client, prefix: prefix)
+        capture.importNote = try Self.importNote(prefix.appending(ImportNote.fileName), client: client)
         return capture
+    }
+
+    /// `import.json` when the capture has one: its absence is no problem, a store that fails to say is.
+    private static func importNote(_ note: S3Location, client: S3Client) throws(CaptureError) -> ImportNote? {
+        do {
+            return ImportNote.decode(try client.get(note, maxBytes: ImportNote.maxBytes + 1).wait())
+        } catch let error as S3Error where error.status == 404 {
+            return nil
+        } catch {
+            throw CaptureError(problems: [JSONProblem(file: note.description, path: "", expected: "a readable object or none",
+                                                      found: "\(error)")], storage: error as? S3Error)
+        }
     }
 
 

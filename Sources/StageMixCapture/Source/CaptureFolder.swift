@@ -13,6 +13,8 @@ public struct CaptureFolder: CaptureSource {
     public var location: String { directory.path }
 
     public func capture() throws(CaptureError) -> Capture {
-        try CaptureReader.read(directory: directory)
+        var capture = try CaptureReader.read(directory: directory)
+        capture.importNote = ImportNote.read(in: directory)
+        return capture
     }
 }

@@ -31,13 +31,18 @@ public struct ImportNote: Sendable, Hashable, Codable {
     }
 
     /// The note of a capture folder, if it has one that reads.
-    public static func read(in directory: URL) -> ImportNote? {
-        guard directory.isFileURL,
-              let data = FileManager.default.contents(atPath: directory.appendingPathComponent(fileName).path),
-              data.count <= 16 << 20,
-              let note = try? JSONDecoder().decode(ImportNote.self, from: data), note.format == currentFormat else { return nil }
+    static func read(in directory: URL) -> ImportNote? {
+        guard directory.isFileURL, let data = FileManager.default.contents(atPath: directory.appendingPathComponent(fileName).path) else { return nil }
+        return decode(data)
+    }
+
+    /// A note that reads, or nil: the note only adds names and warnings, so one that does not read is left out.
+    static func decode(_ data: Data) -> ImportNote? {
+        guard data.count <= maxBytes, let note = try? JSONDecoder().decode(ImportNote.self, from: data), note.format == currentFormat else { return nil }
         return note
     }
+
+    static let maxBytes = 16 << 20
 
     public func write(in directory: URL) throws {
         let encoder = JSONEncoder()
