@@ -370,6 +370,304 @@ public enum OpenAPIDocument {
           }
         }
       }
+    },
+    "/v1/Compositions": {
+      "get": {
+        "operationId": "twilioListCompositions",
+        "summary": "Twilio's list of compositions (docs/twilio.md), newest first.",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "apiKeyBasic": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "Status",
+            "in": "query",
+            "schema": {
+              "type": "string",
+              "enum": [
+                "enqueued",
+                "processing",
+                "completed",
+                "deleted",
+                "failed"
+              ]
+            }
+          },
+          {
+            "name": "RoomSid",
+            "in": "query",
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "PageSize",
+            "in": "query",
+            "schema": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 1000
+            }
+          },
+          {
+            "name": "PageToken",
+            "in": "query",
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "A page",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/TwilioCompositionPage"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/TwilioError"
+          },
+          "401": {
+            "$ref": "#/components/responses/TwilioError"
+          }
+        }
+      },
+      "post": {
+        "operationId": "twilioCreateComposition",
+        "summary": "Twilio's composition request, form-encoded (docs/twilio.md).",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "apiKeyBasic": []
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/x-www-form-urlencoded": {
+              "schema": {
+                "type": "object",
+                "required": [
+                  "RoomSid"
+                ],
+                "properties": {
+                  "RoomSid": {
+                    "type": "string",
+                    "description": "The imported room's folder under a capture root"
+                  },
+                  "VideoLayout": {
+                    "type": "string",
+                    "description": "Twilio's VideoLayout, as JSON"
+                  },
+                  "AudioSources": {
+                    "type": "array",
+                    "items": {
+                      "type": "string"
+                    }
+                  },
+                  "AudioSourcesExcluded": {
+                    "type": "array",
+                    "items": {
+                      "type": "string"
+                    }
+                  },
+                  "Resolution": {
+                    "type": "string"
+                  },
+                  "Format": {
+                    "type": "string",
+                    "enum": [
+                      "mp4"
+                    ]
+                  },
+                  "Trim": {
+                    "type": "boolean"
+                  },
+                  "StatusCallback": {
+                    "type": "string"
+                  },
+                  "StatusCallbackMethod": {
+                    "type": "string",
+                    "enum": [
+                      "POST",
+                      "GET"
+                    ]
+                  }
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "201": {
+            "description": "Queued",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/TwilioComposition"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/TwilioError"
+          },
+          "401": {
+            "$ref": "#/components/responses/TwilioError"
+          },
+          "503": {
+            "$ref": "#/components/responses/TwilioError"
+          }
+        }
+      }
+    },
+    "/v1/Compositions/{Sid}": {
+      "parameters": [
+        {
+          "name": "Sid",
+          "in": "path",
+          "required": true,
+          "schema": {
+            "type": "string"
+          },
+          "description": "CJ and 32 hex digits"
+        }
+      ],
+      "get": {
+        "operationId": "twilioGetComposition",
+        "summary": "A composition as Twilio's resource.",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "apiKeyBasic": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The composition",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/TwilioComposition"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/TwilioError"
+          },
+          "404": {
+            "$ref": "#/components/responses/TwilioError"
+          }
+        }
+      },
+      "delete": {
+        "operationId": "twilioDeleteComposition",
+        "summary": "Cancels a composition still enqueued or processing; a finished one is 409.",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "apiKeyBasic": []
+          }
+        ],
+        "responses": {
+          "204": {
+            "description": "Cancelled: it shows deleted"
+          },
+          "401": {
+            "$ref": "#/components/responses/TwilioError"
+          },
+          "404": {
+            "$ref": "#/components/responses/TwilioError"
+          },
+          "409": {
+            "$ref": "#/components/responses/TwilioError"
+          }
+        }
+      }
+    },
+    "/v1/Compositions/{Sid}/Media": {
+      "parameters": [
+        {
+          "name": "Sid",
+          "in": "path",
+          "required": true,
+          "schema": {
+            "type": "string"
+          },
+          "description": "CJ and 32 hex digits"
+        }
+      ],
+      "get": {
+        "operationId": "twilioGetCompositionMedia",
+        "summary": "302 to a link that reads the MP4 for Ttl seconds, with Twilio's redirect_to body.",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "apiKeyBasic": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "Ttl",
+            "in": "query",
+            "schema": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 604800
+            }
+          }
+        ],
+        "responses": {
+          "302": {
+            "description": "The link",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "required": [
+                    "redirect_to"
+                  ],
+                  "properties": {
+                    "redirect_to": {
+                      "type": "string"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/TwilioError"
+          },
+          "401": {
+            "$ref": "#/components/responses/TwilioError"
+          },
+          "404": {
+            "$ref": "#/components/responses/TwilioError"
+          },
+          "503": {
+            "$ref": "#/components/responses/TwilioError"
+          }
+        }
+      }
     }
   },
   "components": {
@@ -378,6 +676,11 @@ public enum OpenAPIDocument {
         "type": "http",
         "scheme": "bearer",
         "bearerFormat": "JWT"
+      },
+      "apiKeyBasic": {
+        "type": "http",
+        "scheme": "basic",
+        "description": "The Twilio-shaped routes also take HTTP Basic with an API key and its secret, as Twilio's libraries send them (docs/twilio.md)."
       }
     },
     "responses": {
@@ -387,6 +690,16 @@ public enum OpenAPIDocument {
           "application/problem+json": {
             "schema": {
               "$ref": "#/components/schemas/Problem"
+            }
+          }
+        }
+      },
+      "TwilioError": {
+        "description": "Twilio's error shape",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/TwilioError"
             }
           }
         }
@@ -554,26 +867,51 @@ public enum OpenAPIDocument {
             "properties": {
               "exclude": {
                 "type": "array",
-                                "items": {
+                "items": {
                   "type": "object",
                   "additionalProperties": false,
-                  "required": ["participant"],
+                  "required": [
+                    "participant"
+                  ],
                   "properties": {
-                    "participant": {"type": "string", "minLength": 1},
-                    "ranges": {"type": "array", "minItems": 1, "items": {"$ref": "#/components/schemas/EditRange"}}
+                    "participant": {
+                      "type": "string",
+                      "minLength": 1
+                    },
+                    "ranges": {
+                      "type": "array",
+                      "minItems": 1,
+                      "items": {
+                        "$ref": "#/components/schemas/EditRange"
+                      }
+                    }
                   }
                 }
               },
               "mute": {
                 "type": "array",
-                                "items": {
+                "items": {
                   "type": "object",
                   "additionalProperties": false,
-                  "required": ["from", "to"],
+                  "required": [
+                    "from",
+                    "to"
+                  ],
                   "properties": {
-                    "participant": {"type": "string", "minLength": 1},
-                    "from": {"type": "number", "minimum": 0, "maximum": 86400},
-                    "to": {"type": "number", "minimum": 0, "maximum": 86400}
+                    "participant": {
+                      "type": "string",
+                      "minLength": 1
+                    },
+                    "from": {
+                      "type": "number",
+                      "minimum": 0,
+                      "maximum": 86400
+                    },
+                    "to": {
+                      "type": "number",
+                      "minimum": 0,
+                      "maximum": 86400
+                    }
                   }
                 }
               },
@@ -582,11 +920,24 @@ public enum OpenAPIDocument {
                 "additionalProperties": false,
                 "minProperties": 1,
                 "properties": {
-                  "start": {"type": "number", "minimum": 0, "maximum": 86400},
-                  "end": {"type": "number", "minimum": 0, "maximum": 86400}
+                  "start": {
+                    "type": "number",
+                    "minimum": 0,
+                    "maximum": 86400
+                  },
+                  "end": {
+                    "type": "number",
+                    "minimum": 0,
+                    "maximum": 86400
+                  }
                 }
               },
-              "cut": {"type": "array", "items": {"$ref": "#/components/schemas/EditRange"}}
+              "cut": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/EditRange"
+                }
+              }
             }
           }
         }
@@ -594,10 +945,21 @@ public enum OpenAPIDocument {
       "EditRange": {
         "type": "object",
         "additionalProperties": false,
-        "required": ["from", "to"],
+        "required": [
+          "from",
+          "to"
+        ],
         "properties": {
-          "from": {"type": "number", "minimum": 0, "maximum": 86400},
-          "to": {"type": "number", "minimum": 0, "maximum": 86400}
+          "from": {
+            "type": "number",
+            "minimum": 0,
+            "maximum": 86400
+          },
+          "to": {
+            "type": "number",
+            "minimum": 0,
+            "maximum": 86400
+          }
         },
         "description": "Seconds of session time; to after from."
       },
@@ -810,6 +1172,192 @@ public enum OpenAPIDocument {
                 "reason": {
                   "type": "string"
                 }
+              }
+            }
+          }
+        }
+      },
+      "TwilioError": {
+        "type": "object",
+        "required": [
+          "code",
+          "message",
+          "more_info",
+          "status"
+        ],
+        "properties": {
+          "code": {
+            "type": "integer"
+          },
+          "message": {
+            "type": "string"
+          },
+          "more_info": {
+            "type": "string"
+          },
+          "status": {
+            "type": "integer"
+          }
+        }
+      },
+      "TwilioComposition": {
+        "type": "object",
+        "required": [
+          "sid",
+          "account_sid",
+          "room_sid",
+          "status",
+          "date_created",
+          "format",
+          "resolution",
+          "trim",
+          "audio_sources",
+          "audio_sources_excluded",
+          "status_callback_method",
+          "url",
+          "links",
+          "video_layout",
+          "duration",
+          "size",
+          "bitrate"
+        ],
+        "properties": {
+          "sid": {
+            "type": "string",
+            "pattern": "^CJ[0-9a-f]{32}$"
+          },
+          "account_sid": {
+            "type": "string",
+            "description": "The API key"
+          },
+          "room_sid": {
+            "type": "string"
+          },
+          "status": {
+            "type": "string",
+            "enum": [
+              "enqueued",
+              "processing",
+              "completed",
+              "deleted",
+              "failed"
+            ]
+          },
+          "date_created": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "date_completed": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "date_deleted": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "format": {
+            "type": "string",
+            "enum": [
+              "mp4"
+            ]
+          },
+          "resolution": {
+            "type": "string"
+          },
+          "trim": {
+            "type": "boolean"
+          },
+          "audio_sources": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "audio_sources_excluded": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "status_callback": {
+            "type": "string"
+          },
+          "status_callback_method": {
+            "type": "string",
+            "enum": [
+              "POST",
+              "GET"
+            ]
+          },
+          "url": {
+            "type": "string"
+          },
+          "links": {
+            "type": "object",
+            "additionalProperties": {
+              "type": "string"
+            }
+          },
+          "video_layout": {
+            "type": "object"
+          },
+          "duration": {
+            "type": "integer"
+          },
+          "size": {
+            "type": "integer"
+          },
+          "bitrate": {
+            "type": "integer"
+          },
+          "media_external_location": {
+            "type": "string"
+          }
+        }
+      },
+      "TwilioCompositionPage": {
+        "type": "object",
+        "required": [
+          "compositions",
+          "meta"
+        ],
+        "properties": {
+          "compositions": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/TwilioComposition"
+            }
+          },
+          "meta": {
+            "type": "object",
+            "required": [
+              "page",
+              "page_size",
+              "first_page_url",
+              "url",
+              "key"
+            ],
+            "properties": {
+              "page": {
+                "type": "integer"
+              },
+              "page_size": {
+                "type": "integer"
+              },
+              "first_page_url": {
+                "type": "string"
+              },
+              "previous_page_url": {
+                "type": "string"
+              },
+              "url": {
+                "type": "string"
+              },
+              "next_page_url": {
+                "type": "string"
+              },
+              "key": {
+                "type": "string"
               }
             }
           }
