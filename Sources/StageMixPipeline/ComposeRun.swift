@@ -3,6 +3,7 @@ public import StageMixCapture
 public import StageMixPlan
 import StageMixLayout
 public import StageMixPublishing
+import StageMixReportPage
 
 /// A whole `stagemix compose`: plan, compose, write reports, publish atomically.
 public struct ComposeRun: Sendable {
@@ -94,8 +95,29 @@ public struct ComposeRun: Sendable {
             try write(document.billing, to: OutputFiles.billing, in: staging)
             try write(document.plan, to: OutputFiles.plan, in: staging)
             try write(report, to: OutputFiles.report, in: staging)
+            try Data(ReportPage(document: document, run: composedRun(report, started: started)).html().utf8)
+                .write(to: staging.appendingPathComponent(OutputFiles.reportPage))
             return report
         }
+    }
+
+    /// What `report.html` shows of this run besides the plan.
+    private func composedRun(_ report: Report, started: Date) -> ComposedRun {
+        let cpu = report.cpuSeconds
+        let parts: [(part: String, seconds: Double)] = [
+            ("encoders and muxing", cpu.encodeMux), ("video decoding", cpu.videoDecode), ("scaling into the canvas", cpu.videoCompose),
+            ("audio decoding and mixing", cpu.audioDecodeMix), ("loudness pass", cpu.loudnessPass), ("demuxing", cpu.decodeThread),
+        ]
+        let losses = report.losses.map {
+            ComposedRun.Loss(trackId: $0.trackId, fromMs: $0.fromMs, toMs: $0.toMs, message: $0.detail ?? $0.cause.rawValue)
+        }
+        var thumbnails: [(ms: Int, file: String)] = []
+        if let every = settings.thumbnailSeconds, every > 0 {
+            let count = Int((Double(document.plan.durationMs) / 1000 / every).rounded(.up))
+            thumbnails = (0..<max(0, count)).map { (Int(Double($0) * every * 1000), "\(OutputFiles.thumbnails)/\(String(format: "%05d", $0)).jpg") }
+        }
+        return ComposedRun(composedAt: started, composeSeconds: report.composeSeconds, cpuSeconds: parts, losses: losses,
+                           warnings: report.warnings, mp4: settings.mp4, thumbnails: thumbnails, renditions: settings.renditions.map(\.name))
     }
 
     private func write<T: Encodable>(_ value: T, to name: String, in directory: URL) throws {

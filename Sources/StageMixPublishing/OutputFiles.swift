@@ -16,8 +16,10 @@ public enum OutputFiles {
     public static let billing = "billing.json"
     public static let plan = "plan.json"
     public static let report = "report.json"
+    /// The page a person reads the session in (`report.html`).
+    public static let reportPage = "report.html"
 
     /// Every top-level name an output may hold (besides its marker): what an interrupted upload to
     /// object storage may have left, and only that, is StageMix's to replace.
-    public static let topLevel: Set<String> = [hls, mp4, poster, thumbnails, thumbnailTrack, timeline, billing, plan, report]
+    public static let topLevel: Set<String> = [hls, mp4, poster, thumbnails, thumbnailTrack, timeline, billing, plan, report, reportPage]
 }

@@ -1,0 +1,77 @@
+/// The page's stylesheet and script, inline so the page is one file. Colours are the Okabe-Ito set,
+/// told apart by readers with any common colour-vision deficiency, with patterns besides colour for
+/// paused and excluded; lost media is the one bright vermilion with a dark outline.
+enum ReportPageStyle {
+    /// Where each kind sits in its 24-unit lane: (y, height).
+    static let band: [String: (Int, Int)] = [
+        "onstage": (4, 14), "notshown": (4, 14), "muted": (11, 7), "paused": (4, 14), "speaking": (18, 4), "screenshare": (0, 4),
+        "excluded": (2, 20), "lost": (1, 22), "layer": (19, 4),
+    ]
+
+    static let legend: [String: String] = [
+        "onstage": "on stage", "notshown": "on stage, not shown (no tile)", "muted": "muted", "paused": "paused (held frame, then placeholder)", "speaking": "speaking",
+        "screenshare": "screen share", "excluded": "excluded by edits", "lost": "media lost", "layer": "simulcast layer read",
+    ]
+
+    /// A CSS class name for a tier name (any text): letters and digits kept, the rest dashes.
+    static func tierClass(_ tier: String) -> String {
+        let known = ["audio": "0", "hd": "1", "full hd": "2", "2k": "3", "2k+": "4"]
+        return known[tier.lowercased()] ?? "x"
+    }
+
+    static let css = """
+        :root{--fg:#1b1b1b;--muted:#5a5a5a;--bg:#fff;--line:#d0d0d0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans",sans-serif;color:var(--fg);background:var(--bg)}
+        body{margin:0 auto;max-width:1280px;padding:16px;line-height:1.4}
+        h1{font-size:1.4rem;margin:0 0 8px}h2{font-size:1.1rem;margin:24px 0 8px}
+        .id{font-family:ui-monospace,monospace;word-break:break-all}
+        .facts{display:flex;flex-wrap:wrap;gap:8px 24px;margin:0}.facts div{min-width:120px}.facts dt{font-size:.8rem;color:var(--muted)}.facts dd{margin:0;font-weight:600}
+        .warnings{border-left:4px solid #D55E00;background:#fff4ec;padding:4px 12px;margin-top:12px}.warnings ul{margin:4px 0;padding-left:18px}.warnings h2{margin:4px 0;font-size:1rem}
+        .player video,.player .poster{width:100%;max-height:60vh;background:#000}
+        .legend{display:flex;flex-wrap:wrap;gap:4px 14px;list-style:none;padding:0;margin:0 0 6px;font-size:.85rem}.legend svg{vertical-align:middle;margin-right:4px}
+        .hint{font-size:.8rem;color:var(--muted);margin:0 0 6px}
+        .lanes{position:relative;border-top:1px solid var(--line)}
+        .lane,.axis{display:flex;align-items:center;border-bottom:1px solid var(--line);min-height:26px}
+        .name{flex:0 0 150px;width:150px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;padding-right:8px;font-size:.85rem}
+        .track{flex:1 1 auto;height:24px;width:100%;cursor:pointer;display:block}
+        .axis{border:0}.ticks{position:relative;flex:1;height:18px;font-size:.75rem;color:var(--muted)}.ticks span{position:absolute;transform:translateX(-50%)}.ticks span:first-child{transform:none}.ticks span:last-child{transform:translateX(-100%)}
+        .playhead{position:absolute;top:0;bottom:18px;width:2px;background:#000;pointer-events:none;margin-left:150px}
+        .k-onstage{fill:#0072B2}.k-notshown{fill:#fff;stroke:#0072B2;stroke-width:1;stroke-dasharray:3 2}.k-muted{fill:#E69F00}.k-paused{fill:#aaa}.k-speaking{fill:#009E73}.k-screenshare{fill:#CC79A7}
+        .k-excluded{fill:#000;fill-opacity:.65;stroke:#000;stroke-width:.6;stroke-dasharray:2 2}.k-lost{fill:#D55E00;stroke:#000;stroke-width:.6}.k-layer{fill:#56B4E9}
+        .m-pin{fill:#F0E442;stroke:#000;stroke-width:1}.m-requested{fill:#fff;stroke:#000}.m-accepted{fill:#009E73;stroke:#000}.m-declined{fill:#D55E00;stroke:#000}.m-expired{fill:#888;stroke:#000}
+        rect[tabindex]:focus,path[tabindex]:focus,circle[tabindex]:focus{outline:none;stroke:#000;stroke-width:2}
+        .thumbs .strip{display:flex;gap:6px;overflow-x:auto;padding-bottom:6px}.thumbs button{border:1px solid var(--line);background:none;padding:0;cursor:pointer;font-size:.75rem}.thumbs img{display:block;width:160px;height:auto}
+        .chart{width:100%;height:140px;display:block;border:1px solid var(--line)}.step{fill:none;stroke:#000;stroke-width:2;vector-effect:non-scaling-stroke}
+        .tier-0{fill:#f2f2f2}.tier-1{fill:#dcebf6}.tier-2{fill:#fbe9c8}.tier-3{fill:#f4dbe8}.tier-4{fill:#f6d2c0}.tier-x{fill:#e8e8e8}
+        figure{margin:0}figcaption{font-size:.85rem;color:var(--muted)}
+        table{border-collapse:collapse;margin-top:8px}th,td{text-align:left;padding:3px 12px 3px 0;border-bottom:1px solid var(--line)}caption{text-align:left;font-size:.85rem;color:var(--muted);white-space:nowrap}td{white-space:nowrap}
+        .cpu .bar{width:240px}.cpu .bar span{display:block;height:10px;background:#0072B2}
+        footer{margin-top:32px;font-size:.8rem;color:var(--muted)}
+        @media (max-width:600px){body{padding:8px}.name{flex-basis:80px;width:80px}.playhead{margin-left:80px}.cpu .bar{width:80px}.thumbs img{width:112px}}
+        """
+
+    static let script = """
+        (function(){
+        var video=document.getElementById('video'),lanes=document.getElementById('lanes'),head=document.getElementById('playhead');
+        var duration=lanes?+lanes.getAttribute('data-duration-ms'):0,clock=lanes?JSON.parse(lanes.getAttribute('data-clock')||'[]'):[];
+        function toSession(out){for(var i=0;i<clock.length;i++){var p=clock[i];if(out<p[2]+p[1]-p[0])return p[0]+Math.max(0,out-p[2]);}return out;}
+        function toOutput(s){for(var i=0;i<clock.length;i++){var p=clock[i];if(s<p[1])return s>=p[0]?s-p[0]+p[2]:p[2];}return s;}
+        function seek(ms){if(!video)return;video.currentTime=ms/1000;if(video.paused){var r=video.play();if(r&&r.catch)r.catch(function(){});}}
+        document.addEventListener('click',function(e){
+          var t=e.target.closest?e.target.closest('[data-out-ms]'):null;
+          if(t){seek(+t.getAttribute('data-out-ms'));return;}
+          var svg=e.target.closest?e.target.closest('svg.track'):null;
+          if(svg&&duration){var b=svg.getBoundingClientRect();seek(toOutput((e.clientX-b.left)/b.width*duration));}
+        });
+        document.addEventListener('keydown',function(e){
+          if(e.key!=='Enter'&&e.key!==' ')return;
+          var t=e.target.closest?e.target.closest('[data-out-ms]'):null;
+          if(t&&t.tagName!=='BUTTON'){e.preventDefault();seek(+t.getAttribute('data-out-ms'));}
+        });
+        if(video&&head&&duration){video.addEventListener('timeupdate',function(){
+          var track=lanes.querySelector('svg.track');if(!track)return;
+          var w=track.getBoundingClientRect().width,s=toSession(video.currentTime*1000);
+          head.hidden=false;head.style.left=(s/duration*w)+'px';
+        });}
+        })();
+        """
+}

@@ -1,0 +1,126 @@
+import StageMixCapture
+public import StageMixPlan
+
+/// The page's timeline as values: one lane per participant ever on stage, in the order they first
+/// came on, with their spans (on stage, muted, paused, screen share, excluded by edits, media lost,
+/// the simulcast layer read), and the markers (pins; invitations on the audience lane). Times are the
+/// session's; each span also carries the output instant it starts at, for the player.
+public struct TimelineLanes: Sendable {
+    public struct Lane: Sendable, Hashable {
+        public var participantId: String
+        public var name: String
+    }
+
+    public struct Marker: Sendable, Hashable {
+        public enum Kind: String, Sendable, Hashable { case pin, requested, accepted, declined, expired }
+        /// nil: the audience lane.
+        public var participantId: String?
+        public var kind: Kind
+        public var atMs: Int
+        public var outputMs: Int
+        public var label: String
+    }
+
+    public var lanes: [Lane]
+    public var spans: [PageSpan]
+    public var markers: [Marker]
+    public var durationMs: Int
+
+    public init(document: PlanDocument, losses: [ComposedRun.Loss] = []) {
+        let timeline = document.timeline
+        var lanes: [Lane] = []
+        var seen: Set<String> = []
+        var spans: [PageSpan] = []
+        var markers: [Marker] = []
+        var owner: [String: String] = [:]
+        var latest: [String: Int] = [:]
+        func add(_ participant: String, _ kind: PageSpan.Kind, _ from: Int, _ to: Int, offset: Int, _ label: String) {
+            guard to > from else { return }
+            // A span that goes on where the same one ended is one span.
+            let key = "\(kind.rawValue) \(participant)"
+            if let index = latest[key], spans[index].toMs == from + offset, spans[index].label == label {
+                spans[index].toMs = to + offset
+                return
+            }
+            latest[key] = spans.count
+            spans.append(PageSpan(participantId: participant, kind: kind, fromMs: from + offset, toMs: to + offset, outputMs: from, label: label))
+        }
+        for segment in timeline.segments {
+            let offset = segment.sessionOffsetMs ?? 0
+            for person in segment.onStage {
+                if seen.insert(person.participantId).inserted {
+                    lanes.append(Lane(participantId: person.participantId, name: person.name))
+                    if person.pinnedAtMs >= 0 {
+                        markers.append(Marker(participantId: person.participantId, kind: .pin, atMs: person.pinnedAtMs,
+                                              outputMs: max(0, person.pinnedAtMs - offset), label: "\(person.name) pinned"))
+                    }
+                }
+                add(person.participantId, .onstage, segment.startMs, segment.endMs, offset: offset, "\(person.name) on stage")
+                if !person.hasTile {
+                    add(person.participantId, .notshown, segment.startMs, segment.endMs, offset: offset,
+                        "\(person.name) on stage, not shown: \(person.notShown ?? "no track")")
+                }
+                for track in person.tracks {
+                    owner[track.trackId] = person.participantId
+                    let what = track.kind == .audio ? "microphone" : track.source == .screenShare ? "screen share" : "camera"
+                    switch track.flow {
+                    case .muted: add(person.participantId, .muted, segment.startMs, segment.endMs, offset: offset, "\(person.name): \(what) muted")
+                    case .pausedHolding: add(person.participantId, .paused, segment.startMs, segment.endMs, offset: offset, "\(person.name): \(what) paused, last frame held")
+                    case .paused: add(person.participantId, .paused, segment.startMs, segment.endMs, offset: offset, "\(person.name): \(what) paused, placeholder shown")
+                    case .flowing: break
+                    }
+                    if track.source == .screenShare {
+                        add(person.participantId, .screenshare, segment.startMs, segment.endMs, offset: offset, "\(person.name) shares a screen")
+                    }
+                }
+            }
+        }
+        for interval in document.plan.intervals {
+            let offset = interval.sessionOffsetMs ?? 0
+            for tile in interval.tiles {
+                guard let layer = tile.layer, let track = tile.trackId else { continue }
+                owner[track] = tile.participantId
+                add(tile.participantId, .layer, interval.startMs, interval.endMs, offset: offset,
+                    "\(tile.name): \(layer.quality.rawValue) layer read, \(layer.width)x\(layer.height)")
+            }
+        }
+        for exclusion in timeline.edits?.exclude ?? [] where seen.contains(exclusion.participantId) {
+            let name = lanes.first { $0.participantId == exclusion.participantId }?.name ?? exclusion.participantId
+            for span in exclusion.spans ?? [SessionEdits.Span(fromMs: 0, toMs: timeline.durationMs)] {
+                spans.append(PageSpan(participantId: exclusion.participantId, kind: .excluded, fromMs: span.fromMs, toMs: span.toMs,
+                                      outputMs: timeline.outputMs(ofSession: span.fromMs), label: "\(name) excluded by edits"))
+            }
+        }
+        for loss in losses {
+            let participant = owner[loss.trackId] ?? loss.trackId
+            if seen.insert(participant).inserted { lanes.append(Lane(participantId: participant, name: participant)) }
+            spans.append(PageSpan(participantId: participant, kind: .lost, fromMs: loss.fromMs, toMs: max(loss.toMs, loss.fromMs + 1),
+                                  outputMs: timeline.outputMs(ofSession: loss.fromMs), label: "\(loss.trackId): \(loss.message)"))
+        }
+        for invitation in timeline.invitations {
+            let sender = invitation.senderName ?? invitation.senderId
+            markers.append(Marker(participantId: nil, kind: .requested, atMs: invitation.requestedAtMs,
+                                  outputMs: timeline.outputMs(ofSession: invitation.requestedAtMs),
+                                  label: "\(sender) invited \(invitation.receiverId) on stage"))
+            if let resolved = invitation.resolvedAtMs, let kind = Marker.Kind(rawValue: invitation.outcome.rawValue), kind != .requested {
+                markers.append(Marker(participantId: nil, kind: kind, atMs: resolved, outputMs: timeline.outputMs(ofSession: resolved),
+                                      label: "\(invitation.receiverId) \(invitation.outcome.rawValue) \(sender)'s invitation"))
+            }
+        }
+        self.lanes = lanes
+        self.spans = spans
+        self.markers = markers
+        durationMs = timeline.output.map { $0.sessionDurationMs } ?? timeline.durationMs
+    }
+}
+
+extension StageTimeline {
+    /// Where session instant `ms` is in the output: its piece's output time, or the next kept piece's start when it was cut.
+    func outputMs(ofSession ms: Int) -> Int {
+        guard let clock = output else { return ms }
+        for piece in clock.pieces where ms < piece.sessionToMs {
+            return ms >= piece.sessionFromMs ? ms - piece.offsetMs : piece.outputFromMs
+        }
+        return clock.pieces.last?.outputToMs ?? ms
+    }
+}
