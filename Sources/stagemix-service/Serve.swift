@@ -30,6 +30,9 @@ extension StageMix {
         @Option(name: .customLong("inputs-root"),
                 help: "A local folder for the documents requests give inline (default: OUTPUT_ROOT/.stagemix-inputs; ./stagemix-inputs for a bucket).")
         var inputsRoot: String?
+        @Option(name: .customLong("public-url"),
+                help: "The URL clients reach this service at (https://stagemix.example.com behind a TLS proxy), for the absolute URLs the Twilio-shaped routes give out; default http://<Host of the request>.")
+        var publicURL: String?
         @Flag(name: .customLong("allow-private-callbacks"), help: "Allow webhooks to loopback and private addresses (tests, private networks).")
         var allowPrivateCallbacks = false
         @Option(name: .customLong("max-attempts"), help: "Attempts before a composition fails for good.") var maxAttempts: Int = 3
@@ -53,6 +56,12 @@ extension StageMix {
         func validate() throws {
             _ = try address
             if captureRoots.isEmpty && allowStorage.isEmpty { throw ValidationError("give at least one --capture-root or --allow-storage") }
+            if let publicURL {
+                guard let url = URLComponents(string: publicURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host?.isEmpty == false,
+                      url.query == nil, url.fragment == nil, url.user == nil else {
+                    throw ValidationError("--public-url must be an http or https URL with a host and no query, such as https://stagemix.example.com, not \(publicURL)")
+                }
+            }
             if !(0...64).contains(workers) { throw ValidationError("--workers must be between 0 and 64") }
             if !(1...100).contains(maxAttempts) { throw ValidationError("--max-attempts must be between 1 and 100") }
             if !(webhookRetryBase > 0 && webhookRetryBase <= 3600) { throw ValidationError("--webhook-retry-base must be between 0 and 3600 seconds") }
@@ -67,7 +76,7 @@ extension StageMix {
             if let composeCommand { worker.composeCommand = composeCommand.split(separator: " ").map(String.init) }
             let configuration = ServiceConfiguration(
                 host: host, port: port, queue: try queue.url, captureRoots: captureRoots, allowStorage: allowStorage, keysPath: keys,
-                workers: workers, outputRoot: outputRoot, inputsRoot: inputsRoot, allowPrivateCallbacks: allowPrivateCallbacks,
+                workers: workers, outputRoot: outputRoot, inputsRoot: inputsRoot, publicURL: publicURL, allowPrivateCallbacks: allowPrivateCallbacks,
                 maxAttempts: maxAttempts,
                 webhookRetry: WebhookRetry(baseSeconds: webhookRetryBase),
                 worker: worker)

@@ -1,5 +1,5 @@
 import Foundation
-import StageMixService
+@testable import StageMixService
 import Testing
 @testable import StageMixQueue
 import StageMixQueueTestSupport
@@ -38,7 +38,7 @@ struct ServiceTwilioRequestTests {
         }
         #expect(try await refusal("\(Self.layout)").contains("RoomSid: is required"))
         #expect(try await refusal("RoomSid=RMnone&\(Self.layout)").contains("RoomSid: names the folder of an imported room"))
-        #expect(try await refusal("RoomSid=..%2Fetc&\(Self.layout)").contains("RoomSid"))
+        #expect(try await refusal("RoomSid=..%2Fetc&\(Self.layout)").contains("RoomSid: names the folder of an imported room") )
         #expect(try await refusal("RoomSid=RMaaaa&\(Self.layout)&Colour=red").contains("Colour: unknown parameter"))
         #expect(try await refusal("RoomSid=RMaaaa&\(Self.layout)&Trim=true&Trim=false").contains("Trim: is given more than once"))
         #expect(try await refusal("RoomSid=RMaaaa&\(Self.layout)&Format=webm").contains("Format: must be mp4"))
@@ -93,5 +93,74 @@ struct ServiceTwilioRequestTests {
         let id = json.json["id"] as? String ?? ""
         let asTwilio = try await service.twilio("GET", "/v1/Compositions/\(TwilioParameters.sid(of: id))")
         #expect(json.status == 201 && asTwilio.status == 404, "\(json.body) \(asTwilio.body)")
+    }
+
+    /// A token holds only its grants here too; another key sees nothing; a signed link opens only its
+    /// own composition, only until it expires; the list filters and pages as Twilio's.
+    @Test func grantsKeysLinksAndTheListHoldAsElsewhere() async throws {
+        let service = try await ServiceFixture(backend: .sqlite, workers: 1, extra: ["--public-url", "https://stagemix.example.com/"])
+        defer { Task { await service.stop() } }
+        try service.addCapture("RMone")
+        let first = try await service.twilio("POST", "/v1/Compositions", form: "RoomSid=RMone&\(Self.layout)")
+        let second = try await service.twilio("POST", "/v1/Compositions", form: "RoomSid=RMone&\(Self.layout)")
+        let (a, b) = (first.json["sid"] as? String ?? "", second.json["sid"] as? String ?? "")
+        #expect(first.json["url"] as? String == "https://stagemix.example.com/v1/Compositions/\(a)", "\(first.body)")
+
+        let reader = try await ServiceFixture.token(grants: [.read])
+        let created = try await service.request("POST", "/v1/Compositions", token: reader, body: nil)
+        #expect(created.status == 403, "\(created.body)")
+        #expect(try await service.request("DELETE", "/v1/Compositions/\(a)", token: reader).status == 403)
+        #expect(try await service.request("GET", "/v1/Compositions/\(a)", token: reader).status == 200)
+        for path in ["/v1/Compositions/\(a)", "/v1/Compositions/\(a)/Media"] {
+            let other = try await service.twilio("GET", path, key: ServiceFixture.otherKey, secret: ServiceFixture.otherSecret)
+            #expect(other.status == 404, "\(path): \(other.body)")
+        }
+        let otherDelete = try await service.twilio("DELETE", "/v1/Compositions/\(a)", key: ServiceFixture.otherKey, secret: ServiceFixture.otherSecret)
+        #expect(otherDelete.status == 404)
+
+        // Links: A's signature does not open B; an expired one opens nothing; an unknown SID is told apart from neither.
+        let later = Int(Date().timeIntervalSince1970) + 600, earlier = Int(Date().timeIntervalSince1970) - 10
+        func link(_ sid: String, _ expires: Int, signedFor: String) -> String {
+            "/v1/Compositions/\(sid)/Media/composition.mp4?Expires=\(expires)&Signature=\(TwilioMedia.signature(sid: signedFor, expires: expires, secret: ServiceFixture.secret))"
+        }
+        let swapped = try await service.twilio("GET", link(b, later, signedFor: a), key: nil)
+        let expired = try await service.twilio("GET", link(a, earlier, signedFor: a), key: nil)
+        let unknown = try await service.twilio("GET", link("CJ" + String(repeating: "0", count: 32), later, signedFor: a), key: nil)
+        #expect(swapped.status == 403 && expired.status == 403 && unknown.status == 403, "\(swapped.body) \(expired.body) \(unknown.body)")
+        #expect((expired.json["message"] as? String ?? "").contains("expired") && swapped.body == unknown.body)
+
+        // The list: newest first, a page of one leading to the next, date bounds, unknown parameters refused.
+        let page = try await service.twilio("GET", "/v1/Compositions?PageSize=1")
+        #expect((page.json["compositions"] as? [[String: Any]])?.map { $0["sid"] as? String } == [b], "\(page.body)")
+        let next = (page.json["meta"] as? [String: Any])?["next_page_url"] as? String ?? ""
+        #expect(next.hasPrefix("https://stagemix.example.com/v1/Compositions?PageSize=1&PageToken="), "\(next)")
+        let rest = try await service.twilio("GET", String(next.dropFirst("https://stagemix.example.com".count)))
+        #expect((rest.json["compositions"] as? [[String: Any]])?.map { $0["sid"] as? String } == [a], "\(rest.body)")
+        let future = try await service.twilio("GET", "/v1/Compositions?DateCreatedAfter=2099-01-01T00:00:00Z")
+        #expect((future.json["compositions"] as? [Any])?.isEmpty == true, "\(future.body)")
+        let upsideDown = try await service.twilio("GET", "/v1/Compositions?DateCreatedAfter=2099-01-01T00:00:00Z&DateCreatedBefore=2000-01-01T00:00:00Z")
+        #expect(upsideDown.status == 200 && (upsideDown.json["compositions"] as? [Any])?.isEmpty == true, "\(upsideDown.body)")
+        let odd = try await service.twilio("GET", "/v1/Compositions?Colour=red")
+        #expect(odd.status == 400 && (odd.json["message"] as? String ?? "").contains("Colour: unknown parameter"), "\(odd.body)")
+        let badDate = try await service.twilio("GET", "/v1/Compositions?DateCreatedBefore=yesterday")
+        #expect(badDate.status == 400 && (badDate.json["message"] as? String ?? "").contains("DateCreatedBefore"), "\(badDate.body)")
+        // A route that does not exist under the Twilio prefix is still Twilio's shape.
+        let nowhere = try await service.twilio("GET", "/v1/Compositions/\(a)/Nothing")
+        #expect(nowhere.status == 404 && nowhere.json["code"] as? Int == 20404, "\(nowhere.body)")
+    }
+
+    @Test func byteRangesAreReadAsRFC9110Says() {
+        let size = 1000
+        #expect(TwilioMedia.byteRange("bytes=0-99", size: size) == .some(0...99))
+        #expect(TwilioMedia.byteRange("bytes=900-", size: size) == .some(900...999))
+        #expect(TwilioMedia.byteRange("bytes=-100", size: size) == .some(900...999))
+        #expect(TwilioMedia.byteRange("bytes=-5000", size: size) == .some(0...999))
+        #expect(TwilioMedia.byteRange("bytes=990-5000", size: size) == .some(990...999))
+        #expect(TwilioMedia.byteRange("bytes=1000-", size: size) == .some(nil), "past the end: 416")
+        #expect(TwilioMedia.byteRange("bytes=-0", size: size) == .some(nil), "an empty suffix: 416")
+        #expect(TwilioMedia.byteRange("bytes=0-1,5-9", size: size) == nil, "several ranges: the whole file")
+        #expect(TwilioMedia.byteRange("bytes=9-1", size: size) == nil)
+        #expect(TwilioMedia.byteRange("items=0-1", size: size) == nil)
+        #expect(TwilioMedia.byteRange("bytes=99999999999999999999-", size: size) == nil)
     }
 }

@@ -22,7 +22,7 @@ struct ServiceTwilioTests {
         from twilio.request_validator import RequestValidator
 
         base, key, secret, room, media_path = sys.argv[1:6]
-        callbacks = []
+        callbacks, got = [], []
         class Receiver(BaseHTTPRequestHandler):
             def do_POST(self):
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0))).decode()
@@ -30,6 +30,12 @@ struct ServiceTwilioTests {
                 url = "http://127.0.0.1:%d%s" % (server.server_port, self.path)
                 valid = RequestValidator(secret).validate(url, params, self.headers.get("X-Twilio-Signature", ""))
                 callbacks.append({"params": params, "valid": valid, "type": self.headers.get("Content-Type")})
+                self.send_response(204); self.end_headers()
+            def do_GET(self):
+                url = "http://127.0.0.1:%d%s" % (server.server_port, self.path)
+                params = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(self.path).query, keep_blank_values=True))
+                valid = RequestValidator(secret).validate(url, {}, self.headers.get("X-Twilio-Signature", ""))
+                got.append({"params": params, "valid": valid})
                 self.send_response(204); self.end_headers()
             def log_message(self, *args): pass
         server = HTTPServer(("127.0.0.1", 0), Receiver)
@@ -71,6 +77,12 @@ struct ServiceTwilioTests {
         while not any(c["params"].get("StatusCallbackEvent") == "composition-available" for c in callbacks) and time.time() < deadline:
             time.sleep(0.2)
         seen["callbacks"] = callbacks
+        client.video.v1.compositions.create(room_sid=room, resolution="320x180", video_layout={"grid": {"video_sources": ["*"]}},
+            status_callback="http://127.0.0.1:%d/by-get?tenant=7" % server.server_port, status_callback_method="GET")
+        deadline = time.time() + 120
+        while not any(c["params"].get("StatusCallbackEvent") == "composition-available" for c in got) and time.time() < deadline:
+            time.sleep(0.2)
+        seen["got"] = got
         try:
             client.video.v1.compositions("CJ" + "0" * 32).fetch()
         except TwilioRestException as error:
@@ -134,6 +146,12 @@ struct ServiceTwilioTests {
         let available = callbacks.last?["params"] as? [String: String] ?? [:]
         #expect(available["CompositionSid"] == sid && available["RoomSid"] == roomSid && available["AccountSid"] == ServiceFixture.apiKey)
         #expect(available["MediaUri"] == "/v1/Compositions/\(sid)/Media" && available["Size"] == "\(size)", "\(available)")
+
+        // Asked for by GET: the parameters in the query beside the URL's own, the whole URL signed.
+        let got = seen["got"] as? [[String: Any]] ?? []
+        let gotEvents = got.compactMap { ($0["params"] as? [String: String])?["StatusCallbackEvent"] }
+        #expect(gotEvents.first == "composition-enqueued" && gotEvents.last == "composition-available", "\(gotEvents)")
+        #expect(got.allSatisfy { $0["valid"] as? Bool == true && ($0["params"] as? [String: String])?["tenant"] == "7" }, "\(got)")
 
         let missing = seen["missing"] as? [String: Any] ?? [:]
         #expect(missing["status"] as? Int == 404 && missing["code"] as? Int == 20404, "\(missing)")

@@ -1,4 +1,5 @@
 public import StageMixPublishing
+import Foundation
 
 /// A composition asked for over the HTTP API: the job that composes it (same id) plus what the
 /// API caller gave and who they are. Stored in `stagemix_compositions`, beside the job.
@@ -39,5 +40,15 @@ public struct Composition: Sendable, Hashable {
         self.createdAt = createdAt
         self.startedAt = startedAt
         self.twilio = twilio
+    }
+}
+
+extension Composition {
+    /// The bytes of its `composition.mp4` when the output is a local folder that has one; nil in a
+    /// bucket (not asked for) or without an MP4.
+    public var localMediaBytes: Int? {
+        guard let folder = destination.folder else { return nil }
+        let attributes = try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(OutputFiles.mp4).path)
+        return (attributes?[.size] as? NSNumber)?.intValue
     }
 }

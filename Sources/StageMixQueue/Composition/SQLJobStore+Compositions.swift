@@ -80,8 +80,9 @@ extension SQLJobStore {
 
     /// `apiKey`'s compositions, newest first, in the given job states, after the cursor `(createdAt, id)`;
     /// with `twilioRoom`, only those asked for through the Twilio-shaped API (of that room, when not empty).
+    /// `created` bounds the creation time: `[lowerBound, upperBound)`.
     public func compositions(apiKey: String, states: [JobState], after cursor: (createdAt: Double, id: String)?, limit: Int,
-                             twilioRoom: String? = nil) async throws -> [(Composition, Job)]
+                             twilioRoom: String? = nil, created: Range<Double>? = nil) async throws -> [(Composition, Job)]
     {
         let stateList = states.map { "'\($0.rawValue)'" }.joined(separator: ", ")
         var sql = "SELECT \(Self.joinedColumns) FROM stagemix_compositions c JOIN stagemix_jobs j ON j.id = c.id WHERE c.api_key = $1 AND j.state IN (\(stateList))"
@@ -92,6 +93,10 @@ extension SQLJobStore {
                 binds.append(.text(twilioRoom))
                 sql += " AND c.capture = $\(binds.count)"
             }
+        }
+        if let created {
+            binds += [.real(created.lowerBound), .real(created.upperBound)]
+            sql += " AND c.created_at >= $\(binds.count - 1) AND c.created_at < $\(binds.count)"
         }
         if let cursor {
             sql += " AND (c.created_at < $\(binds.count + 1) OR (c.created_at = $\(binds.count + 1) AND c.id < $\(binds.count + 2)))"

@@ -37,9 +37,11 @@ public struct TwilioParameters: Codable, Sendable, Hashable {
 
     /// The composition id a `CJ` SID stands for, or nil when it is not one.
     public static func id(ofSid sid: String) -> String? {
-        guard sid.count == 34, sid.hasPrefix("CJ") else { return nil }
-        let hex = sid.dropFirst(2).lowercased()
-        guard hex.allSatisfy({ $0.isHexDigit }) else { return nil }
+        let bytes = Array(sid.utf8)
+        guard bytes.count == 34, sid.hasPrefix("CJ") else { return nil }
+        let hex = bytes.dropFirst(2).map { Character(Unicode.Scalar($0)).lowercased() }.joined()
+        // ASCII hex digits only (Character.isHexDigit would take fullwidth ones too).
+        guard hex.utf8.count == 32, hex.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else { return nil }
         let digits = Array(hex)
         return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(digits[$0]) }.joined(separator: "-")
     }

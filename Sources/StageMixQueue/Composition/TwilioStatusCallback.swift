@@ -32,7 +32,7 @@ struct TwilioStatusCallback {
         case .completed:
             pairs.append(("CompositionUri", "/v1/Compositions/\(sid)"))
             pairs.append(("MediaUri", "/v1/Compositions/\(sid)/Media"))
-            if let size = Self.mediaSize(composition) { pairs.append(("Size", "\(size)")) }
+            if let size = composition.localMediaBytes { pairs.append(("Size", "\(size)")) }
             if let duration = view.duration { pairs.append(("Duration", "\(Int(duration.rounded()))")) }
         case .failed:
             pairs.append(("FailedOperation", "composition"))
@@ -42,12 +42,5 @@ struct TwilioStatusCallback {
         }
         self.event = name
         fields = FormFields(pairs)
-    }
-
-    /// The bytes of `composition.mp4` when the output is a local folder; nil in a bucket (not asked for).
-    static func mediaSize(_ composition: Composition) -> Int? {
-        guard let folder = composition.destination.folder else { return nil }
-        let attributes = try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(OutputFiles.mp4).path)
-        return (attributes?[.size] as? NSNumber)?.intValue
     }
 }

@@ -23,9 +23,11 @@ public struct CompositionAPI: Sendable {
     let outputRoot: OutputDestination
     let maxAttempts: Int
     let metrics: WorkerMetrics
+    /// `--public-url`: the base of the absolute URLs the Twilio-shaped routes give out.
+    let publicURL: String?
 
     public init(store: any SQLJobStore, verifier: TokenVerifier, roots: CaptureRoots, storage: StorageAllowList, callbacks: CallbackPolicy,
-                outputRoot: OutputDestination, tables: InlineTables, maxAttempts: Int, metrics: WorkerMetrics) {
+                outputRoot: OutputDestination, tables: InlineTables, maxAttempts: Int, metrics: WorkerMetrics, publicURL: String? = nil) {
         self.store = store
         self.verifier = verifier
         self.roots = roots
@@ -35,6 +37,7 @@ public struct CompositionAPI: Sendable {
         self.outputRoot = outputRoot
         self.maxAttempts = maxAttempts
         self.metrics = metrics
+        self.publicURL = publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
     }
 
     public func router() -> Router<BasicRequestContext> {

@@ -406,12 +406,36 @@ public enum OpenAPIDocument {
             }
           },
           {
+            "name": "DateCreatedAfter",
+            "in": "query",
+            "schema": {
+              "type": "string",
+              "format": "date-time"
+            }
+          },
+          {
+            "name": "DateCreatedBefore",
+            "in": "query",
+            "schema": {
+              "type": "string",
+              "format": "date-time"
+            }
+          },
+          {
             "name": "PageSize",
             "in": "query",
             "schema": {
               "type": "integer",
               "minimum": 1,
               "maximum": 1000
+            }
+          },
+          {
+            "name": "Page",
+            "in": "query",
+            "schema": {
+              "type": "integer",
+              "minimum": 0
             }
           },
           {
@@ -437,6 +461,9 @@ public enum OpenAPIDocument {
             "$ref": "#/components/responses/TwilioError"
           },
           "401": {
+            "$ref": "#/components/responses/TwilioError"
+          },
+          "403": {
             "$ref": "#/components/responses/TwilioError"
           }
         }
@@ -528,6 +555,9 @@ public enum OpenAPIDocument {
           },
           "503": {
             "$ref": "#/components/responses/TwilioError"
+          },
+          "403": {
+            "$ref": "#/components/responses/TwilioError"
           }
         }
       }
@@ -571,6 +601,9 @@ public enum OpenAPIDocument {
           },
           "404": {
             "$ref": "#/components/responses/TwilioError"
+          },
+          "403": {
+            "$ref": "#/components/responses/TwilioError"
           }
         }
       },
@@ -596,6 +629,9 @@ public enum OpenAPIDocument {
             "$ref": "#/components/responses/TwilioError"
           },
           "409": {
+            "$ref": "#/components/responses/TwilioError"
+          },
+          "403": {
             "$ref": "#/components/responses/TwilioError"
           }
         }
@@ -664,6 +700,9 @@ public enum OpenAPIDocument {
             "$ref": "#/components/responses/TwilioError"
           },
           "503": {
+            "$ref": "#/components/responses/TwilioError"
+          },
+          "403": {
             "$ref": "#/components/responses/TwilioError"
           }
         }

@@ -51,7 +51,7 @@ struct TwilioCompositionView: Encodable {
         video_layout = (try? JSONTextParser.parse(Array(parameters.videoLayout.utf8))) ?? .null
         let view = CompositionView(composition, job: job, now: now)
         duration = Int((view.duration ?? 0).rounded())
-        size = job.state == .succeeded ? (TwilioMedia.localFile(composition).flatMap(TwilioMedia.size) ?? 0) : 0
+        size = job.state == .succeeded ? (composition.localMediaBytes ?? 0) : 0
         bitrate = duration > 0 ? Int((Double(size) * 8 / Double(duration) / 1000).rounded()) : 0
         if job.state == .succeeded, composition.destination.folder == nil {
             media_external_location = composition.destination.location(of: OutputFiles.mp4)

@@ -18,9 +18,11 @@ struct TwilioErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let problem as Problem {
             return Self.response(problem)
+        } catch {
+            // Every other failure as the JSON API words it (too large, no such route, an internal error, logged there).
+            return Self.response(ProblemMiddleware<Context>.problem(for: error, request: request, context: context).problem)
         }
     }
-
     static func response(_ problem: Problem) -> Response {
         let status = problem.status == 422 ? 400 : problem.status
         let code = switch status {

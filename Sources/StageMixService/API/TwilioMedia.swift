@@ -76,7 +76,9 @@ enum TwilioMedia {
         guard spec.count == 2 else { return nil }
         let first = spec[0].trimmingCharacters(in: .whitespaces), last = spec[1].trimmingCharacters(in: .whitespaces)
         if first.isEmpty {
-            guard let suffix = Int(last), suffix > 0 else { return nil }
+            guard let suffix = Int(last) else { return nil }
+            // An empty suffix selects nothing: not satisfiable (RFC 9110 section 14.1.2).
+            guard suffix > 0 else { return .some(nil) }
             return .some(max(0, size - suffix)...(size - 1))
         }
         guard let start = Int(first), start >= 0 else { return nil }

@@ -63,7 +63,7 @@ public struct TokenVerifier: Sendable {
             }
             grants.insert(grant)
         }
-        return Caller(apiKey: apiKey, grants: grants)
+        return Caller(apiKey: apiKey, grants: grants, expires: claims.exp.value)
     }
 
     /// A key collection holding just this key's HMAC secret, kept until the secret changes.

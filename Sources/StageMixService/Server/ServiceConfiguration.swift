@@ -17,6 +17,9 @@ public struct ServiceConfiguration: Sendable {
     /// The local folder documents given inline are kept in for the jobs; nil for the default
     /// (`<outputRoot>/.stagemix-inputs`, or `./stagemix-inputs` when the output root is a bucket).
     public var inputsRoot: String?
+    /// Where clients reach the service (`--public-url`), for the absolute URLs the Twilio-shaped routes
+    /// give out; nil: `http://` and the request's `Host`.
+    public var publicURL: String?
     public var allowPrivateCallbacks: Bool
     public var maxAttempts: Int
     public var webhookRetry: WebhookRetry
@@ -24,7 +27,7 @@ public struct ServiceConfiguration: Sendable {
     public var queueOptions: QueueOptions
 
     public init(host: String, port: Int, queue: QueueURL, captureRoots: [String], allowStorage: [String] = [], keysPath: String, workers: Int,
-                outputRoot: String, inputsRoot: String? = nil, allowPrivateCallbacks: Bool, maxAttempts: Int = 3,
+                outputRoot: String, inputsRoot: String? = nil, publicURL: String? = nil, allowPrivateCallbacks: Bool, maxAttempts: Int = 3,
                 webhookRetry: WebhookRetry = WebhookRetry(), worker: WorkerConfiguration = WorkerConfiguration(),
                 queueOptions: QueueOptions = QueueOptions()) {
         self.host = host
@@ -36,6 +39,7 @@ public struct ServiceConfiguration: Sendable {
         self.workers = workers
         self.outputRoot = outputRoot
         self.inputsRoot = inputsRoot
+        self.publicURL = publicURL
         self.allowPrivateCallbacks = allowPrivateCallbacks
         self.maxAttempts = maxAttempts
         self.webhookRetry = webhookRetry

@@ -41,7 +41,7 @@ public enum StageMixServer {
         let policy = CallbackPolicy(allowPrivate: configuration.allowPrivateCallbacks)
         let api = CompositionAPI(store: store, verifier: TokenVerifier(keys: keys), roots: roots, storage: storage, callbacks: policy,
                                  outputRoot: outputRoot.destination, tables: InlineTables(directory: outputRoot.inputs),
-                                 maxAttempts: configuration.maxAttempts, metrics: metrics)
+                                 maxAttempts: configuration.maxAttempts, metrics: metrics, publicURL: configuration.publicURL)
         var services: [any Service] = [
             WebhookDispatcher(store: store, keys: keys, policy: policy, schedule: configuration.webhookRetry,
                               logger: Logger(label: "stagemix.webhooks")),
