@@ -121,7 +121,7 @@ let package = Package(
         ], swiftSettings: swiftSettings),
         .executableTarget(name: "stagemix", dependencies: [
             "StageMixCapture", "StageMixPlan", "StageMixLayout", "StageMixMedia", "StageMixSynth", "StageMixProbe", "StageMixPipeline", "StageMixPublishing", "StageMixOptions",
-            "StageMixCommandLine", "StageMixImport",
+            "StageMixCommandLine", "StageMixImport", "StageMixReportPage",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: swiftSettings),
         .executableTarget(name: "stagemix-service", dependencies: [
@@ -156,6 +156,8 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: swiftSettings),
         .testTarget(name: "StageMixPipelineTests", dependencies: ["StageMixPipeline", "StageMixOptions", "StageMixSynth", "StageMixProbe", "StageMixCapture", "StageMixPlan", "StageMixLayout", "StageMixMedia", "StageMixStorage", "StageMixImport", "StageMixTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "StageMixReportPageTests", dependencies: ["StageMixReportPage", "StageMixPlan", "StageMixCapture", "StageMixLayout", "StageMixTestSupport"],
+                    swiftSettings: swiftSettings),
         .testTarget(name: "StageMixSynthTests", dependencies: ["StageMixSynth", "StageMixProbe", "StageMixCapture", "StageMixPlan", "StageMixMedia", "StageMixTestSupport"], swiftSettings: swiftSettings),
 
         // Fuzz targets (docs/fuzzing.md): libFuzzer under `scripts/fuzz`'s -sanitize=fuzzer build, file replay otherwise.

@@ -67,6 +67,7 @@ enum ReportPageStyle {
           var t=e.target.closest?e.target.closest('[data-out-ms]'):null;
           if(t&&t.tagName!=='BUTTON'){e.preventDefault();seek(+t.getAttribute('data-out-ms'));}
         });
+        if(video){video.addEventListener('error',function(){var n=document.createElement('p');n.className='hint';n.textContent='The video cannot be played from here: open report.html in the output folder, beside composition.mp4.';video.parentNode.insertBefore(n,video.nextSibling);});}
         if(video&&head&&duration){video.addEventListener('timeupdate',function(){
           var track=lanes.querySelector('svg.track');if(!track)return;
           var w=track.getBoundingClientRect().width,s=toSession(video.currentTime*1000);

@@ -2,7 +2,10 @@ import ArgumentParser
 import StageMixCommandLine
 import Foundation
 import StageMixPipeline
+import StageMixOptions
 import StageMixPlan
+import StageMixPublishing
+import StageMixReportPage
 
 extension StageMix {
     /// `stagemix plan`: timeline, tiles, layers and billing, reading no media but the microphones a
@@ -16,9 +19,24 @@ extension StageMix {
         @Flag(help: "Print JSON instead of tables.")
         var json = false
 
+        @Option(help: ArgumentHelp("Also write the session's page (report.html without a player) to this file.", valueName: "file"))
+        var html: String?
+
+        @Flag(help: "With --html, replace the file if it exists.")
+        var overwrite = false
+
         func run() throws {
             try runReportingErrors {
                 let (_, _, doc) = try options.planDocument(speakers: SpeakerAnalysis.planningPass())
+                if let html {
+                    do {
+                        try OutputFile(target: URL(fileURLWithPath: html), overwrite: overwrite).write { staging in
+                            try Data(ReportPage(document: doc).html().utf8).write(to: staging)
+                        }
+                    } catch let error as OutputRefusal {
+                        throw BadInput(error)
+                    }
+                }
                 if json {
                     FileHandle.standardOutput.write(try PlanDocument.encode(doc))
                     FileHandle.standardOutput.write(Data("\n".utf8))

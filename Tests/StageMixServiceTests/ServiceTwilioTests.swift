@@ -153,6 +153,12 @@ struct ServiceTwilioTests {
         #expect(gotEvents.first == "composition-enqueued" && gotEvents.last == "composition-available", "\(gotEvents)")
         #expect(got.allSatisfy { $0["valid"] as? Bool == true && ($0["params"] as? [String: String])?["tenant"] == "7" }, "\(got)")
 
+        // The JSON API serves the same composition's page, its spans readable.
+        let id = try #require(TwilioParameters.id(ofSid: sid))
+        let page = try await service.request("GET", "/v1/compositions/\(id)/report", token: try await ServiceFixture.token())
+        #expect(page.status == 200 && page.headers.first(name: "content-type")?.hasPrefix("text/html") == true, "\(page.status)")
+        #expect(page.body.contains("data-participant=\"bob\" data-kind=\"onstage\""), "\(page.body.prefix(300))")
+
         let missing = seen["missing"] as? [String: Any] ?? [:]
         #expect(missing["status"] as? Int == 404 && missing["code"] as? Int == 20404, "\(missing)")
     }

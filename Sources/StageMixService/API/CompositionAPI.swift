@@ -53,6 +53,7 @@ public struct CompositionAPI: Sendable {
         router.post("/v1/compositions") { request, context in try await create(request, context: context) }
         router.get("/v1/compositions") { request, context in try await list(request, context: context) }
         router.get("/v1/compositions/{id}") { request, context in try await show(request, context: context) }
+        router.get("/v1/compositions/{id}/report") { request, context in try await reportPage(request, context: context) }
         router.delete("/v1/compositions/{id}") { request, context in try await cancel(request, context: context) }
         router.post("/v1/plans") { request, context in try await plan(request, context: context) }
         addTwilioRoutes(to: router)
@@ -187,6 +188,25 @@ public struct CompositionAPI: Sendable {
         let caller = try await caller(request, needs: .read)
         let (composition, job) = try await find(request, context: context, caller: caller)
         return APIResponse.json(CompositionView(composition, job: job, now: Date().timeIntervalSince1970))
+    }
+
+    /// `report.html` of a completed composition published to a local folder. Opened from here its player
+    /// has no MP4 beside it (the page's media are the output's files, read where it was published).
+    func reportPage(_ request: Request, context: BasicRequestContext) async throws -> Response {
+        let caller = try await caller(request, needs: .read)
+        let (composition, job) = try await find(request, context: context, caller: caller)
+        guard job.state == .succeeded else {
+            throw Problem.notFound("composition \(composition.id) has no report yet: it is \(CompositionView.status(of: job.state))")
+        }
+        guard let folder = composition.destination.folder else {
+            throw Problem.notFound("composition \(composition.id) was published to \(composition.destination); its page is \(composition.destination.location(of: OutputFiles.reportPage))")
+        }
+        let path = folder.appendingPathComponent(OutputFiles.reportPage).path
+        guard let data = FileManager.default.contents(atPath: path), data.count <= 64 << 20 else {
+            throw Problem.notFound("composition \(composition.id) has no report.html (composed by an earlier version)")
+        }
+        return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .contentSecurityPolicy: ReportPagePolicy.header],
+                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
     func list(_ request: Request, context: BasicRequestContext) async throws -> Response {

@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+@testable import StageMixCapture
+@testable import StageMixPlan
+import StageMixLayout
+@testable import StageMixReportPage
+import StageMixTestSupport
+
+/// The page as text, without a browser: escaping, merging what a pixel cannot show, and the bound on a
+/// page for a day-long session with a thousand people on stage.
+@Suite("report.html")
+struct ReportPageTests {
+    func sample() throws -> PlanDocument {
+        let capture = try CaptureFolder(Repository.root.appendingPathComponent("Samples/panel")).capture()
+        return try PlanDocument(capture: capture, layout: #require(Layout.builtin(named: "grid")))
+    }
+
+    @Test func textFromUsersIsEscapedEverywhere() {
+        #expect(HTMLText.escape(#"<img src=x onerror="alert(1)">&'"#) == "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;&amp;&#39;")
+        #expect(HTMLText.escape("محمد अनन्या") == "محمد अनन्या")
+        #expect(HTMLText.escape("a\u{0}b\u{1b}c\td") == "a\u{FFFD}b\u{FFFD}c\td")
+    }
+
+    @Test func spansNarrowerThanAPixelMergeButLostMediaNeverDoes() {
+        func span(_ kind: PageSpan.Kind, _ from: Int, _ to: Int) -> PageSpan {
+            PageSpan(participantId: "p", kind: kind, fromMs: from, toMs: to, outputMs: from, label: "x")
+        }
+        let merged = ReportPage.merged([span(.muted, 0, 10), span(.muted, 20, 30), span(.muted, 5000, 9000),
+                                        span(.lost, 0, 1), span(.lost, 2, 3)], unitMs: 100)
+        #expect(merged.filter { $0.kind == .muted }.map { [$0.fromMs, $0.toMs] } == [[0, 30], [5000, 9000]])
+        #expect(merged.filter { $0.kind == .lost }.count == 2)
+    }
+
+    /// 24 hours, 1,000 people each on stage for an hour in turn (ten at a time), each muting every 20 s
+    /// (far narrower than a pixel), 2,000 stretches of lost media: at most 10 MB, every loss marked.
+    @Test func aDayWithAThousandPeopleOnStageStaysWithinTenMegabytes() throws {
+        var document = try sample()
+        let day = 86_400_000, people = 1_000, step = 20_000
+        var segments: [StageSegment] = []
+        for start in stride(from: 0, to: day, by: step) {
+            let onStage = (0..<10).map { slot -> OnStageParticipant in
+                let person = (start / 864_000 * 10 + slot) % people
+                let muted = (start / step + slot) % 2 == 0
+                return OnStageParticipant(participantId: "p\(person)", name: "Person <\(person)>", role: "host", pinnedAtMs: -1, stageOrder: slot,
+                                          tracks: [SubscribedTrack(trackId: "cam\(person)", kind: .video, source: .camera, flow: .flowing),
+                                                   SubscribedTrack(trackId: "mic\(person)", kind: .audio, source: .microphone, flow: muted ? .muted : .flowing)])
+            }
+            segments.append(StageSegment(startMs: start, endMs: start + step, onStage: onStage))
+        }
+        document.timeline.segments = segments
+        document.timeline.durationMs = day
+        document.plan.intervals = []
+        document.billing.spans = stride(from: 0, to: day, by: 60_000).map {
+            BillingReport.Span(startMs: $0, endMs: $0 + 60_000, aggregatePixels: 1_000_000 + $0 % 7 * 100_000, tier: "Full HD")
+        }
+        let losses = (0..<2_000).map { ComposedRun.Loss(trackId: "mic\($0 % people)", fromMs: $0 * 43_000, toMs: $0 * 43_000 + 40, message: "gap") }
+        let run = ComposedRun(composedAt: Date(), composeSeconds: 100, cpuSeconds: [("encoders", 90)], losses: losses, warnings: [],
+                              mp4: true, thumbnails: [], renditions: [])
+        let html = ReportPage(document: document, run: run).html()
+        // scripts/bench --report-page opens this page in Chromium and times it.
+        if let path = ProcessInfo.processInfo.environment["STAGEMIX_REPORT_PAGE_OUT"] { try Data(html.utf8).write(to: URL(fileURLWithPath: path)) }
+        #expect(html.utf8.count <= 10 << 20, "\(html.utf8.count) bytes")
+        #expect(html.components(separatedBy: "data-kind=\"lost\"").count - 1 == 2_000)
+        #expect(html.components(separatedBy: "<div class=\"lane\">").count - 1 == people)
+        #expect(!html.contains("Person <"), "names escaped")
+    }
+}
