@@ -196,7 +196,8 @@ public struct CompositionAPI: Sendable {
         let caller = try await caller(request, needs: .read)
         let (composition, job) = try await find(request, context: context, caller: caller)
         guard job.state == .succeeded else {
-            throw Problem.notFound("composition \(composition.id) has no report yet: it is \(CompositionView.status(of: job.state))")
+            // It exists; its page does not yet (or will not: failed, cancelled).
+            throw Problem.conflict("composition \(composition.id) has no report: it is \(CompositionView.status(of: job.state))")
         }
         guard let folder = composition.destination.folder else {
             throw Problem.notFound("composition \(composition.id) was published to \(composition.destination); its page is \(composition.destination.location(of: OutputFiles.reportPage))")

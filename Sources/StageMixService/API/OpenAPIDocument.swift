@@ -721,7 +721,7 @@ public enum OpenAPIDocument {
       ],
       "get": {
         "operationId": "getCompositionReport",
-        "summary": "The composition's report.html (grant: read), for a completed composition published to a local folder.",
+        "summary": "The composition's report.html (grant: read), for a completed composition published to a local folder; 409 while it is not completed.",
         "responses": {
           "200": {
             "description": "The page",
@@ -740,6 +740,9 @@ public enum OpenAPIDocument {
             "$ref": "#/components/responses/Problem"
           },
           "404": {
+            "$ref": "#/components/responses/Problem"
+          },
+          "409": {
             "$ref": "#/components/responses/Problem"
           }
         }
