@@ -95,7 +95,7 @@ public struct ComposeRun: Sendable {
             try write(document.billing, to: OutputFiles.billing, in: staging)
             try write(document.plan, to: OutputFiles.plan, in: staging)
             try write(report, to: OutputFiles.report, in: staging)
-            try Data(ReportPage(document: document, run: composedRun(report, started: started)).html().utf8)
+            try Data(ReportPage(document: document, run: composedRun(report, started: started), capture: capture).html().utf8)
                 .write(to: staging.appendingPathComponent(OutputFiles.reportPage))
             return report
         }

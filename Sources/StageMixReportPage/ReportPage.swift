@@ -1,5 +1,6 @@
 public import Foundation
 public import StageMixPlan
+public import StageMixCapture
 
 /// `report.html`: one self-contained page (inline CSS, script and SVG; images are files of the output)
 /// that answers who was on stage, when and why, what was lost, and what it cost, with the video at any
@@ -10,17 +11,20 @@ public import StageMixPlan
 public struct ReportPage: Sendable {
     public let document: PlanDocument
     public let run: ComposedRun?
+    /// For the audience lane's joins and leaves.
+    public let capture: Capture?
     /// Units across a lane: a span narrower than one is merged with its neighbours of the same kind
     /// (a lost-media mark never is, and is drawn at least this wide).
     static let width = 1000.0
 
-    public init(document: PlanDocument, run: ComposedRun? = nil) {
+    public init(document: PlanDocument, run: ComposedRun? = nil, capture: Capture? = nil) {
         self.document = document
         self.run = run
+        self.capture = capture
     }
 
     public func html() -> String {
-        let lanes = TimelineLanes(document: document, losses: run?.losses ?? [])
+        let lanes = TimelineLanes(document: document, losses: run?.losses ?? [], capture: capture)
         var page = PageWriter()
         let session = HTMLText.escape(document.timeline.sessionId)
         page.raw("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
@@ -102,7 +106,8 @@ public struct ReportPage: Sendable {
             page.raw("<li><svg width=\"18\" height=\"12\" aria-hidden=\"true\"><rect class=\"k-\(kind.rawValue)\" width=\"18\" height=\"12\"/></svg>\(ReportPageStyle.legend[kind.rawValue] ?? kind.rawValue)</li>")
         }
         page.raw("<li><svg width=\"12\" height=\"12\" aria-hidden=\"true\"><circle class=\"m-pin\" cx=\"6\" cy=\"6\" r=\"5\"/></svg>pinned</li>")
-        page.raw("<li><svg width=\"12\" height=\"12\" aria-hidden=\"true\"><path class=\"m-requested\" d=\"M6 1 L11 11 L1 11 Z\"/></svg>invitation</li></ul>")
+        page.raw("<li><svg width=\"12\" height=\"12\" aria-hidden=\"true\"><path class=\"m-requested\" d=\"M6 1 L11 11 L1 11 Z\"/></svg>invitation (white asked, green accepted, vermilion declined, grey expired)</li>")
+        page.raw("<li><svg width=\"12\" height=\"12\" aria-hidden=\"true\"><rect class=\"m-joined\" x=\"2\" width=\"3\" height=\"6\"/><rect class=\"m-left\" x=\"7\" y=\"6\" width=\"3\" height=\"6\"/></svg>viewers joined, left</li></ul>")
         page.raw("<p class=\"hint\">Click or press Enter on any span or mark to play the video from there; Tab moves between them.</p>")
         let clock = document.timeline.output?.pieces.map { "[\($0.sessionFromMs),\($0.sessionToMs),\($0.outputFromMs)]" }.joined(separator: ",") ?? ""
         page.raw("<div class=\"lanes\" id=\"lanes\" data-duration-ms=\"\(duration)\" data-clock=\"[\(clock)]\"><div class=\"playhead\" id=\"playhead\" hidden></div>")
@@ -118,7 +123,7 @@ public struct ReportPage: Sendable {
         }
         let audience = lanes.markers.filter { $0.participantId == nil }
         page.raw("<div class=\"lane audience\"><div class=\"name\">Audience</div>")
-        page.raw("<svg class=\"track\" viewBox=\"0 0 \(Int(Self.width)) 24\" preserveAspectRatio=\"none\" role=\"group\" aria-label=\"Audience: stage invitations\">")
+        page.raw("<svg class=\"track\" viewBox=\"0 0 \(Int(Self.width)) 24\" preserveAspectRatio=\"none\" role=\"group\" aria-label=\"Audience: joins, leaves and stage invitations\">")
         for marker in audience { mark(&page, marker, unit: unit) }
         page.raw("</svg></div>")
         page.raw("<div class=\"axis\" aria-hidden=\"true\"><div class=\"name\"></div><div class=\"ticks\">")
@@ -140,11 +145,19 @@ public struct ReportPage: Sendable {
     private func mark(_ page: inout PageWriter, _ marker: TimelineLanes.Marker, unit: Double) {
         let x = Double(marker.atMs) / unit
         let label = HTMLText.escape("\(marker.label) at \(Self.clock(marker.atMs))")
-        let shape = marker.kind == .pin
-            ? "<circle cx=\"\(Self.number(x))\" cy=\"12\" r=\"4\""
-            : "<path d=\"M\(Self.number(x)) 3 L\(Self.number(x + 5)) 21 L\(Self.number(x - 5)) 21 Z\""
+        let shape = switch marker.kind {
+        case .pin: "<circle cx=\"\(Self.number(x))\" cy=\"12\" r=\"4\""
+        case .joined: "<rect x=\"\(Self.number(x))\" y=\"1\" width=\"1\" height=\"9\""
+        case .left: "<rect x=\"\(Self.number(x))\" y=\"14\" width=\"1\" height=\"9\""
+        default: "<path d=\"M\(Self.number(x)) 3 L\(Self.number(x + 5)) 21 L\(Self.number(x - 5)) 21 Z\""
+        }
+        let close = switch marker.kind {
+        case .pin: "</circle>"
+        case .joined, .left: "</rect>"
+        default: "</path>"
+        }
         page.raw("\(shape) class=\"m-\(marker.kind.rawValue)\" data-marker=\"\(marker.kind.rawValue)\" data-at-ms=\"\(marker.atMs)\" data-out-ms=\"\(marker.outputMs)\"")
-        page.raw(" tabindex=\"0\" role=\"button\" aria-label=\"\(label)\"><title>\(label)</title>\(marker.kind == .pin ? "</circle>" : "</path>")")
+        page.raw(" tabindex=\"0\" role=\"button\" aria-label=\"\(label)\"><title>\(label)</title>\(close)")
     }
 
     /// Spans of one participant and kind closer than `unitMs` are one drawing; lost media is never merged.

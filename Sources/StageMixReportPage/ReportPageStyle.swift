@@ -4,8 +4,8 @@
 enum ReportPageStyle {
     /// Where each kind sits in its 24-unit lane: (y, height).
     static let band: [String: (Int, Int)] = [
-        "onstage": (4, 14), "notshown": (4, 14), "muted": (11, 7), "paused": (4, 14), "speaking": (18, 4), "screenshare": (0, 4),
-        "excluded": (2, 20), "lost": (1, 22), "layer": (19, 4),
+        "onstage": (4, 12), "notshown": (4, 12), "muted": (10, 6), "paused": (4, 12), "speaking": (21, 3), "screenshare": (0, 3),
+        "excluded": (2, 20), "lost": (1, 22), "layer": (17, 3),
     ]
 
     static let legend: [String: String] = [
@@ -26,7 +26,7 @@ enum ReportPageStyle {
         .id{font-family:ui-monospace,monospace;word-break:break-all}
         .facts{display:flex;flex-wrap:wrap;gap:8px 24px;margin:0}.facts div{min-width:120px}.facts dt{font-size:.8rem;color:var(--muted)}.facts dd{margin:0;font-weight:600}
         .warnings{border-left:4px solid #D55E00;background:#fff4ec;padding:4px 12px;margin-top:12px}.warnings ul{margin:4px 0;padding-left:18px}.warnings h2{margin:4px 0;font-size:1rem}
-        .player video,.player .poster{width:100%;max-height:60vh;background:#000}
+        .player video,.player .poster{width:100%;max-height:55vh;background:#000}
         .legend{display:flex;flex-wrap:wrap;gap:4px 14px;list-style:none;padding:0;margin:0 0 6px;font-size:.85rem}.legend svg{vertical-align:middle;margin-right:4px}
         .hint{font-size:.8rem;color:var(--muted);margin:0 0 6px}
         .lanes{position:relative;border-top:1px solid var(--line)}
@@ -37,7 +37,7 @@ enum ReportPageStyle {
         .playhead{position:absolute;top:0;bottom:18px;width:2px;background:#000;pointer-events:none;margin-left:150px}
         .k-onstage{fill:#0072B2}.k-notshown{fill:#fff;stroke:#0072B2;stroke-width:1;stroke-dasharray:3 2}.k-muted{fill:#E69F00}.k-paused{fill:#aaa}.k-speaking{fill:#009E73}.k-screenshare{fill:#CC79A7}
         .k-excluded{fill:#000;fill-opacity:.65;stroke:#000;stroke-width:.6;stroke-dasharray:2 2}.k-lost{fill:#D55E00;stroke:#000;stroke-width:.6}.k-layer{fill:#56B4E9}
-        .m-pin{fill:#F0E442;stroke:#000;stroke-width:1}.m-requested{fill:#fff;stroke:#000}.m-accepted{fill:#009E73;stroke:#000}.m-declined{fill:#D55E00;stroke:#000}.m-expired{fill:#888;stroke:#000}
+        .m-pin{fill:#F0E442;stroke:#000;stroke-width:1}.m-requested{fill:#fff;stroke:#000}.m-accepted{fill:#009E73;stroke:#000}.m-declined{fill:#D55E00;stroke:#000}.m-expired{fill:#888;stroke:#000}.m-joined{fill:#009E73}.m-left{fill:#555}
         rect[tabindex]:focus,path[tabindex]:focus,circle[tabindex]:focus{outline:none;stroke:#000;stroke-width:2}
         .thumbs .strip{display:flex;gap:6px;overflow-x:auto;padding-bottom:6px}.thumbs button{border:1px solid var(--line);background:none;padding:0;cursor:pointer;font-size:.75rem}.thumbs img{display:block;width:160px;height:auto}
         .chart{width:100%;height:140px;display:block;border:1px solid var(--line)}.step{fill:none;stroke:#000;stroke-width:2;vector-effect:non-scaling-stroke}

@@ -1,4 +1,4 @@
-import StageMixCapture
+public import StageMixCapture
 public import StageMixPlan
 
 /// The page's timeline as values: one lane per participant ever on stage, in the order they first
@@ -12,7 +12,7 @@ public struct TimelineLanes: Sendable {
     }
 
     public struct Marker: Sendable, Hashable {
-        public enum Kind: String, Sendable, Hashable { case pin, requested, accepted, declined, expired }
+        public enum Kind: String, Sendable, Hashable { case pin, requested, accepted, declined, expired, joined, left }
         /// nil: the audience lane.
         public var participantId: String?
         public var kind: Kind
@@ -26,7 +26,9 @@ public struct TimelineLanes: Sendable {
     public var markers: [Marker]
     public var durationMs: Int
 
-    public init(document: PlanDocument, losses: [ComposedRun.Loss] = []) {
+    /// `capture` adds the audience's joins and leaves (viewers who never came on stage), counted per
+    /// thousandth of the session so a crowd of any size is at most a thousand marks of each.
+    public init(document: PlanDocument, losses: [ComposedRun.Loss] = [], capture: Capture? = nil) {
         let timeline = document.timeline
         var lanes: [Lane] = []
         var seen: Set<String> = []
@@ -97,6 +99,31 @@ public struct TimelineLanes: Sendable {
             spans.append(PageSpan(participantId: participant, kind: .lost, fromMs: loss.fromMs, toMs: max(loss.toMs, loss.fromMs + 1),
                                   outputMs: timeline.outputMs(ofSession: loss.fromMs), label: "\(loss.trackId): \(loss.message)"))
         }
+        for turn in document.plan.speakers?.turns ?? [] where seen.contains(turn.participantId) {
+            let from = timeline.sessionMs(ofOutput: turn.fromMs), to = timeline.sessionMs(ofOutput: turn.toMs)
+            let name = lanes.first { $0.participantId == turn.participantId }?.name ?? turn.participantId
+            spans.append(PageSpan(participantId: turn.participantId, kind: .speaking, fromMs: from, toMs: max(to, from + 1),
+                                  outputMs: turn.fromMs, label: "\(name) speaking"))
+        }
+        if let capture {
+            let sessionMs = timeline.output?.sessionDurationMs ?? timeline.durationMs
+            let bucketMs = max(1, sessionMs / 1000)
+            var counts: [Int: (joined: Int, left: Int)] = [:]
+            for event in capture.events {
+                switch event.action {
+                case .participantJoined(let id, _, _) where !seen.contains(id): counts[event.atMs / bucketMs, default: (0, 0)].joined += 1
+                case .participantLeft(let id) where !seen.contains(id): counts[event.atMs / bucketMs, default: (0, 0)].left += 1
+                default: break
+                }
+            }
+            for (bucket, count) in counts.sorted(by: { $0.key < $1.key }) {
+                let at = bucket * bucketMs
+                for (kind, n) in [(Marker.Kind.joined, count.joined), (.left, count.left)] where n > 0 {
+                    markers.append(Marker(participantId: nil, kind: kind, atMs: at, outputMs: timeline.outputMs(ofSession: at),
+                                          label: n == 1 ? "a viewer \(kind.rawValue)" : "\(n) viewers \(kind.rawValue)"))
+                }
+            }
+        }
         for invitation in timeline.invitations {
             let sender = invitation.senderName ?? invitation.senderId
             markers.append(Marker(participantId: nil, kind: .requested, atMs: invitation.requestedAtMs,
@@ -115,6 +142,13 @@ public struct TimelineLanes: Sendable {
 }
 
 extension StageTimeline {
+    /// Where output instant `ms` is in the session.
+    func sessionMs(ofOutput ms: Int) -> Int {
+        guard let clock = output else { return ms }
+        let piece = clock.pieces.last { $0.outputFromMs <= ms } ?? clock.pieces.first
+        return ms + (piece?.offsetMs ?? 0)
+    }
+
     /// Where session instant `ms` is in the output: its piece's output time, or the next kept piece's start when it was cut.
     func outputMs(ofSession ms: Int) -> Int {
         guard let clock = output else { return ms }

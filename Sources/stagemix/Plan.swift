@@ -27,11 +27,11 @@ extension StageMix {
 
         func run() throws {
             try runReportingErrors {
-                let (_, _, doc) = try options.planDocument(speakers: SpeakerAnalysis.planningPass())
+                let (capture, _, doc) = try options.planDocument(speakers: SpeakerAnalysis.planningPass())
                 if let html {
                     do {
                         try OutputFile(target: URL(fileURLWithPath: html), overwrite: overwrite).write { staging in
-                            try Data(ReportPage(document: doc).html().utf8).write(to: staging)
+                            try Data(ReportPage(document: doc, capture: capture).html().utf8).write(to: staging)
                         }
                     } catch let error as OutputRefusal {
                         throw BadInput(error)

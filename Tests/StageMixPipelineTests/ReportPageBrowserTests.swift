@@ -60,6 +60,9 @@ struct ReportPageBrowserTests {
         // Omar's microphone file is gone: lost media is marked on his lane.
         #expect(drawn.contains { $0.kind == "lost" && $0.participant == "p-omar" }, "\(drawn.filter { $0.kind == "lost" })")
 
+        // The audience lane: viewers' joins (Lena and Kai never come on stage) and every invitation's outcome.
+        #expect(dom.contains("data-marker=\"joined\"") && dom.contains("data-marker=\"accepted\"") && dom.contains("data-marker=\"declined\""))
+
         // The billing table adds up to billing.json.
         let billing = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("billing.json"))) as? [String: Any])
         let tiers = (billing["minutesPerTier"] as? [[String: Any]] ?? []).map { "\($0["tier"]!)=\($0["minutes"]!)" }

@@ -31,6 +31,15 @@ struct ReportPageTests {
         #expect(merged.filter { $0.kind == .lost }.count == 2)
     }
 
+    @Test func speakingTurnsAreDrawnOnTheSpeakersLanes() throws {
+        var document = try sample()
+        document.plan.speakers = SpeakerTimeline(turns: [.init(fromMs: 6_000, toMs: 9_000, participantId: "p-omar"),
+                                                         .init(fromMs: 9_000, toMs: 12_000, participantId: "p-maya")])
+        let lanes = TimelineLanes(document: document)
+        let speaking = lanes.spans.filter { $0.kind == .speaking }.map { "\($0.participantId) \($0.fromMs)-\($0.toMs)" }
+        #expect(speaking == ["p-omar 6000-9000", "p-maya 9000-12000"])
+    }
+
     /// 24 hours, 1,000 people each on stage for an hour in turn (ten at a time), each muting every 20 s
     /// (far narrower than a pixel), 2,000 stretches of lost media: at most 10 MB, every loss marked.
     @Test func aDayWithAThousandPeopleOnStageStaysWithinTenMegabytes() throws {
