@@ -45,6 +45,9 @@ let package = Package(
         // FreeType, for name labels and placeholder names; also behind StageMixMedia only.
         .systemLibrary(name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2",
                        providers: [.apt(["libfreetype-dev"])]),
+        // HarfBuzz shapes names (joining, reordering, marks) over FreeType's faces; FriBidi orders mixed-direction text.
+        .systemLibrary(name: "CHarfBuzz", path: "Sources/CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
+        .systemLibrary(name: "CFriBidi", path: "Sources/CFriBidi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),
 
         // Rectangles, sizes and colours, shared by layouts and pictures. Pure Swift.
         .target(name: "StageMixGeometry", swiftSettings: swiftSettings),
@@ -75,7 +78,7 @@ let package = Package(
         // Owner types over FFmpeg, libopus, libebur128 and FreeType objects; the only importer of the C modules.
         // Pixel loops in C, vectorised by the compiler, AVX2 picked at run time; only StageMixMedia calls them.
         .target(name: "CStageMixKernels", cSettings: [.unsafeFlags(["-O2"])]),
-        .target(name: "StageMixMedia", dependencies: ["CFFmpeg", "COpus", "CEbur128", "CFreeType", "CStageMixKernels", "StageMixGeometry", "StageMixTime", "StageMixStorage"],
+        .target(name: "StageMixMedia", dependencies: ["CFFmpeg", "COpus", "CEbur128", "CFreeType", "CHarfBuzz", "CFriBidi", "CStageMixKernels", "StageMixGeometry", "StageMixTime", "StageMixStorage"],
                 swiftSettings: swiftSettings + mediaKernelSettings),
         // Capture generator: scenario -> real media files + session.json.
         .target(name: "StageMixSynth", dependencies: ["StageMixCapture", "StageMixPlan", "StageMixMedia", "StageMixTime"], swiftSettings: swiftSettings),

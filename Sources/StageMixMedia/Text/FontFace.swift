@@ -1,4 +1,5 @@
 internal import CFreeType
+internal import CHarfBuzz
 
 /// One font file opened with FreeType (`FT_Face`), at one pixel size at a time. Keeps its library
 /// alive, since a face must be freed before the library it came from.
@@ -8,6 +9,8 @@ final class FontFace {
     private let face: FT_Face
     private var pixelSize = 0
     let hasKerning: Bool
+    /// HarfBuzz's view of the same face, at the same size.
+    private let shaper: OpaquePointer
 
     init(path: String, library: FontLibrary) throws(MediaError) {
         var face: FT_Face?
@@ -19,9 +22,13 @@ final class FontFace {
         self.library = library
         self.face = face
         hasKerning = cft_FT_HAS_KERNING(face) != 0
+        shaper = hb_ft_font_create_referenced(face)
     }
 
-    deinit { FT_Done_Face(face) }
+    deinit {
+        hb_font_destroy(shaper)
+        FT_Done_Face(face)
+    }
 
     /// The glyph index for `scalar`, or nil when the font has no glyph for it.
     func glyphIndex(_ scalar: Unicode.Scalar) -> UInt32? {
@@ -36,6 +43,27 @@ final class FontFace {
             throw MediaError(.invalidArgument, "\(path): cannot set pixel size \(size) (error \(error))", underlyingCode: error)
         }
         pixelSize = size
+        hb_ft_font_changed(shaper)
+    }
+
+    /// `scalars` shaped by HarfBuzz at the current size, in one direction: glyphs in visual order
+    /// (left to right, also for right-to-left text), each with the index of the scalar its cluster
+    /// starts at and its advance and offsets in 26.6 fixed point. Script and language are guessed
+    /// from the text, so Arabic joins, Devanagari reorders and marks sit where they belong.
+    func shape(_ scalars: ArraySlice<Unicode.Scalar>, rightToLeft: Bool) -> [ShapedGlyph] {
+        guard let buffer = hb_buffer_create() else { return [] }
+        defer { hb_buffer_destroy(buffer) }
+        let codepoints = scalars.map { UInt32($0.value) }
+        hb_buffer_add_utf32(buffer, codepoints, Int32(codepoints.count), 0, Int32(codepoints.count))
+        hb_buffer_set_direction(buffer, rightToLeft ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
+        hb_buffer_guess_segment_properties(buffer)
+        hb_shape(shaper, buffer, nil, 0)
+        var count: UInt32 = 0
+        guard let infos = hb_buffer_get_glyph_infos(buffer, &count), let positions = hb_buffer_get_glyph_positions(buffer, &count) else { return [] }
+        return (0..<Int(count)).map { index in
+            ShapedGlyph(index: infos[index].codepoint, cluster: scalars.startIndex + Int(infos[index].cluster),
+                        advance: Int(positions[index].x_advance), xOffset: Int(positions[index].x_offset), yOffset: Int(positions[index].y_offset))
+        }
     }
 
     /// Ascender and descender (negative) at the current size, in whole pixels.
@@ -75,6 +103,16 @@ final class FontFace {
         return GlyphImage(width: width, height: rows, left: Int(slot.bitmap_left), top: Int(slot.bitmap_top),
                           advance: Int(slot.advance.x), coverage: coverage)
     }
+}
+
+/// A glyph HarfBuzz placed: the font's glyph index, the scalar its cluster starts at, and how far it
+/// moves the pen and is moved from it (26.6 fixed point; `yOffset` up).
+struct ShapedGlyph {
+    var index: UInt32
+    var cluster: Int
+    var advance: Int
+    var xOffset: Int
+    var yOffset: Int
 }
 
 /// A rendered glyph: coverage rows, its offset from the pen (`top` is above the baseline), and how

@@ -2,8 +2,10 @@ import Foundation
 
 /// Draws a line of text as antialiased coverage with FreeType, from a chain of fonts: each character
 /// comes from the first font that has every code point of it (DejaVu Sans for Latin, Greek, Cyrillic
-/// and more; Noto Sans CJK when installed for Chinese, Japanese and Korean). No shaping beyond
-/// kerning: scripts that need it (Arabic joining, Indic reordering) come out as isolated glyphs.
+/// and more; Noto Sans for Arabic, Hebrew, Devanagari, Bengali, Tamil and Thai; Noto Sans CJK for
+/// Chinese, Japanese and Korean). Mixed-direction text is put in visual order by the Unicode
+/// Bidirectional Algorithm (FriBidi), and each stretch of one font is shaped by HarfBuzz: Arabic
+/// joins, Indic scripts reorder and stack, marks sit on their letters, kerning applies.
 ///
 /// Glyphs are cached per font, glyph and size, so a text is rendered from FreeType once. Not
 /// thread-safe: one rasteriser per thread.
@@ -12,6 +14,12 @@ public final class TextRasteriser {
     public static let defaultFontFiles = [
         "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
         "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+        "/usr/share/fonts/truetype/noto/NotoSansArabic-Bold.ttf",
+        "/usr/share/fonts/truetype/noto/NotoSansHebrew-Bold.ttf",
+        "/usr/share/fonts/truetype/noto/NotoSansDevanagari-Bold.ttf",
+        "/usr/share/fonts/truetype/noto/NotoSansBengali-Bold.ttf",
+        "/usr/share/fonts/truetype/noto/NotoSansTamil-Bold.ttf",
+        "/usr/share/fonts/truetype/noto/NotoSansThai-Bold.ttf",
         "/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc",
         "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
         "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf",
@@ -61,22 +69,22 @@ public final class TextRasteriser {
         let laidOut = try layout(text, pixelSize: pixelSize)
         try faces[0].setPixelSize(pixelSize)
         let line = faces[0].lineMetrics
-        let ascent = max(line.ascender, laidOut.placed.map(\.glyph.top).max() ?? 0)
-        let descent = max(-line.descender, laidOut.placed.map { $0.glyph.height - $0.glyph.top }.max() ?? 0)
+        let ascent = max(line.ascender, laidOut.placed.map { $0.glyph.top + $0.y }.max() ?? 0)
+        let descent = max(-line.descender, laidOut.placed.map { $0.glyph.height - $0.glyph.top - $0.y }.max() ?? 0)
         let width = max(laidOut.width, laidOut.placed.map { $0.x + $0.glyph.left + $0.glyph.width }.max() ?? 0)
         let height = ascent + descent
         var coverage = [UInt8](repeating: 0, count: width * height)
-        for (x, glyph) in laidOut.placed {
-            let originX = x + glyph.left, originY = ascent - glyph.top
+        for (x, y, glyph) in laidOut.placed {
+            let originX = x + glyph.left, originY = ascent - glyph.top - y
             for row in 0..<glyph.height {
-                let y = originY + row
-                guard y >= 0, y < height else { continue }
+                let cy = originY + row
+                guard cy >= 0, cy < height else { continue }
                 for column in 0..<glyph.width {
                     let cx = originX + column
                     guard cx >= 0, cx < width else { continue }
                     let value = glyph.coverage[row * glyph.width + column]
                     // Overlapping glyphs (a combining accent) keep the stronger coverage.
-                    if value > coverage[y * width + cx] { coverage[y * width + cx] = value }
+                    if value > coverage[cy * width + cx] { coverage[cy * width + cx] = value }
                 }
             }
         }
@@ -85,23 +93,48 @@ public final class TextRasteriser {
 
     // MARK: Laying out
 
-    private func layout(_ text: String, pixelSize: Int) throws(MediaError) -> (placed: [(x: Int, glyph: GlyphImage)], width: Int) {
+    private typealias Placed = (x: Int, y: Int, glyph: GlyphImage)
+
+    /// Bidi runs in visual order; in each, stretches of one font shaped by HarfBuzz; glyphs placed on one pen.
+    private func layout(_ text: String, pixelSize: Int) throws(MediaError) -> (placed: [Placed], width: Int) {
         guard pixelSize > 0 else { throw MediaError(.invalidArgument, "text size \(pixelSize) must be positive") }
-        var pen = 0  // 26.6 fixed point
-        var placed: [(x: Int, glyph: GlyphImage)] = []
-        var previous: (face: Int, index: UInt32)?
+        var scalars: [Unicode.Scalar] = []
+        var faceOf: [Int?] = []
         for character in Self.normalised(text) {
-            let drawn = character.isWhitespace ? " " : character
-            guard let faceIndex = face(for: drawn) else { previous = nil; continue }
-            let face = faces[faceIndex]
-            try face.setPixelSize(pixelSize)
-            for scalar in drawn.unicodeScalars where !Self.isIgnorable(scalar) {
-                guard let index = face.glyphIndex(scalar) else { continue }
-                if let previous, previous.face == faceIndex { pen += face.kerning(previous.index, index) }
-                let glyph = try self.glyph(index, face: faceIndex, size: pixelSize)
-                placed.append(((pen + 32) >> 6, glyph))
-                pen += glyph.advance
-                previous = (faceIndex, index)
+            let drawn: Character = character.isWhitespace ? " " : character
+            var chosen = face(for: drawn)
+            // A space stays in the font of the text before it when that font has one: runs stay whole.
+            if drawn == " ", let previous = faceOf.last ?? nil, faces[previous].glyphIndex(" ") != nil { chosen = previous }
+            for scalar in drawn.unicodeScalars {
+                scalars.append(scalar)
+                faceOf.append(chosen)
+            }
+        }
+        var pen = 0  // 26.6 fixed point
+        var placed: [Placed] = []
+        for run in BidiRuns(scalars).visual {
+            // Stretches of one font, in logical order; characters no font has are left out.
+            var pieces: [(range: Range<Int>, face: Int)] = []
+            var index = run.range.lowerBound
+            while index < run.range.upperBound {
+                guard let face = faceOf[index] else { index += 1; continue }
+                var end = index + 1
+                while end < run.range.upperBound, faceOf[end] == face { end += 1 }
+                pieces.append((index..<end, face))
+                index = end
+            }
+            if run.rightToLeft { pieces.reverse() }
+            for piece in pieces {
+                let face = faces[piece.face]
+                try face.setPixelSize(pixelSize)
+                for shaped in face.shape(scalars[piece.range], rightToLeft: run.rightToLeft) {
+                    // Glyph 0 is the font's "missing" box: never drawn.
+                    if shaped.index != 0 {
+                        let glyph = try self.glyph(shaped.index, face: piece.face, size: pixelSize)
+                        placed.append(((pen + shaped.xOffset + 32) >> 6, (shaped.yOffset + 32) >> 6, glyph))
+                    }
+                    pen += shaped.advance
+                }
             }
         }
         return (placed, (pen + 63) >> 6)

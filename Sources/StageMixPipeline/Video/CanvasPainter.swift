@@ -102,7 +102,7 @@ final class CanvasPainter {
             defer { clock.charge(.videoCompose) }
             guard let frame else {
                 if !sameLayout || state.pictures[key] != nil || covered {
-                    try PlaceholderCard.paint(name: tile.name, in: tile.rect, on: canvas, typesetter: typesetter)
+                    try PlaceholderCard.paint(name: drawable(tile.name, of: tile.participantId), in: tile.rect, on: canvas, typesetter: typesetter)
                     try paintLabel(of: tile, in: tile.rect, on: canvas)
                     state.pictures[key] = nil
                     drawn(tile.rect, by: tile.region)
@@ -125,8 +125,22 @@ final class CanvasPainter {
     /// Over the picture just drawn: a tile not repainted keeps the label it has, and a translucent
     /// plate must not be laid twice over the same picture.
     private func paintLabel(of tile: PlannedTile, in area: Rect, on canvas: CanvasFrame) throws(MediaError) {
-        guard let label = tile.label else { return }
+        guard var label = tile.label else { return }
+        label.text = drawable(label.text, of: tile.participantId)
         try labels.paint(label, in: area, on: canvas)
+    }
+
+    /// Participants whose name no installed font draws whole, said once each in the warnings.
+    private var undrawable: Set<String> = []
+
+    /// `name` as drawn: itself, or the participant's id when no font of the chain has every character
+    /// of it (never boxes for missing glyphs, and never a name with letters silently left out).
+    private func drawable(_ name: String, of participant: String) -> String {
+        guard typesetter.problem == nil, !typesetter.canDraw(name) else { return name }
+        if undrawable.insert(participant).inserted {
+            warnings.append("the name of \(participant) has characters no installed font draws; it is shown as the participant id")
+        }
+        return participant
     }
 
     /// The picture of `trackId` at session time `t`; stand-ins are logged at output time `outputT`.

@@ -29,7 +29,16 @@ final class NameTypesetter {
         return list.split(separator: ":").map(String.init)
     }
 
-    func canDraw(_ text: String) -> Bool { rasteriser?.canDraw(text) ?? false }
+    private var drawable: [String: Bool] = [:]
+
+    /// Whether every character of `text` is in some font of the chain; asked for every tile of every frame, so kept.
+    func canDraw(_ text: String) -> Bool {
+        if let known = drawable[text] { return known }
+        let answer = rasteriser?.canDraw(text) ?? false
+        if drawable.count >= 4096 { drawable = [:] }
+        drawable[text] = answer
+        return answer
+    }
 
     /// Up to two initials, the first drawable letter of the first and of the last word (a word whose
     /// first letter no font has gives none), upper-cased: "José Núñez" is "JN".
