@@ -73,6 +73,31 @@ struct LabelScriptsTests {
         }
     }
 
+    /// Hebrew, Bengali, Tamil, Thai and Chinese too, each read back by its own tesseract model.
+    @Test func namesInFiveMoreScriptsReadBackFromTheVideo() throws {
+        MediaLog.setLevel(.error)
+        let scratch = ScratchDirectory("scripts")
+        defer { scratch.remove() }
+        let root = scratch.file("scripts")
+        let names: [(key: String, name: String, language: String)] = [
+            ("he", "דוד לוי", "heb"), ("bn", "অমিত রায়", "ben"), ("ta", "அருண் குமார்", "tam"), ("th", "สมชาย", "tha"), ("zh", "王小明", "chi_sim"),
+        ]
+        let (doc, _, frame) = try Self.composed(names.map { ($0.key, $0.name) }, in: root)
+        let painter = LabelPainter(typesetter: NameTypesetter())
+        for tile in try #require(doc.plan.interval(atMs: 1_000)?.tiles) {
+            let entry = try #require(names.first { "p-\($0.key)" == tile.participantId })
+            let label = try #require(tile.label)
+            let placed = try #require(painter.placement(of: label, in: tile.rect))
+            #expect(placed.text == entry.name)
+            let read = try Self.ocr(frame, LabelOCRTests.inside(placed.plate, by: 2), language: entry.language, in: root)
+            // The letters are what count: tesseract's models put spaces and zero-width non-joiners where they like.
+            func letters(_ text: String) -> String {
+                String(String.UnicodeScalarView(text.unicodeScalars.filter { !$0.properties.isWhitespace && !$0.properties.isDefaultIgnorableCodePoint }))
+            }
+            #expect(letters(read) == letters(entry.name), "\(entry.language): read \"\(read)\", drawn \"\(entry.name)\"")
+        }
+    }
+
     /// A name in a script no installed font has (Ethiopic) is shown as the participant id, never as
     /// boxes or with letters left out, and report.json says so.
     @Test func aNameNoFontDrawsIsShownAsTheParticipantIdWithAWarning() throws {
