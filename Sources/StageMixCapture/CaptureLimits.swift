@@ -24,6 +24,13 @@ public enum CaptureLimits {
     public static let maxPublishedTracksPerParticipant = 16
     /// Entries of `events`, `session.ended` included.
     public static let maxEvents = 1_000_000
+    /// The stage's stretches times who is on stage in each, summed over the session: every change of the
+    /// stage (a join, a mute, a pause's grace running out) starts a stretch that keeps the whole stage, and
+    /// the plan a tile for each of them, so memory grows with this product (about 1.3 KB per
+    /// participant-stretch for the plan, several times that while `plan.json` is written). 300,000 is a
+    /// 24-hour session whose stage of 20 changes every 6 s, in about 400 MB; past it a capture is
+    /// refused before the plan is built.
+    public static let maxStageStretches = 300_000
     /// Members of `roles`.
     public static let maxRoles = 1_000
     /// `startedAt`'s year: nothing was recorded before the Unix epoch, and a far-future year is a bug upstream.

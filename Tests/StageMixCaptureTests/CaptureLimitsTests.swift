@@ -77,7 +77,37 @@ import Testing
         var fixture = CaptureFixture.valid
         fixture.bringOnStage(CaptureLimits.maxOnStage - 1) // with Maya, exactly the limit
         let capture = try fixture.parse()
-        #expect(StageTimeline(capture: capture).segment(atMs: 17_000)?.onStage.count == CaptureLimits.maxOnStage)
+        #expect(try StageTimeline(capture: capture).segment(atMs: 17_000)?.onStage.count == CaptureLimits.maxOnStage)
+    }
+
+    /// A full stage whose microphone mutes and unmutes thousands of times: each change keeps the whole
+    /// stage, so past `maxStageStretches` the timeline stops and names the event, before the memory goes.
+    @Test func aStageThatChangesTooOftenForItsSizeIsRefusedAtTheEvent() throws {
+        var fixture = CaptureFixture.valid
+        fixture.bringOnStage(CaptureLimits.maxOnStage - 1)
+        let mic = try #require(fixture.tracks.first { $0["participantId"] as? String == "p-maya" && $0["kind"] as? String == "audio" }?["id"] as? String)
+        let end = fixture.events.removeLast()
+        let first = fixture.events.count
+        let toggles = CaptureLimits.maxStageStretches / CaptureLimits.maxOnStage + 10
+        fixture.events += (0..<toggles).map { ["atMs": 16_001 + $0, "type": $0 % 2 == 0 ? "track.muted" : "track.unmuted", "trackId": mic] }
+        fixture.events.append(end)
+        let capture = try fixture.parse()
+        do {
+            _ = try StageTimeline(capture: capture)
+            Issue.record("a stage of \(CaptureLimits.maxOnStage) changing \(toggles) times was accepted")
+        } catch {
+            let problem = try #require(error.problems.first)
+            #expect(problem.expected.contains("participant-stretches") && problem.path.hasPrefix("$.events["), "\(problem)")
+            let index = Int(problem.path.dropFirst("$.events[".count).dropLast()) ?? 0
+            #expect((first..<first + toggles).contains(index), "at one of the toggles: \(problem.path)")
+        }
+        // Half as many changes fit.
+        var fewer = CaptureFixture.valid
+        fewer.bringOnStage(CaptureLimits.maxOnStage - 1)
+        let fewerEnd = fewer.events.removeLast()
+        fewer.events += (0..<toggles / 2).map { ["atMs": 16_001 + $0, "type": $0 % 2 == 0 ? "track.muted" : "track.unmuted", "trackId": mic] }
+        fewer.events.append(fewerEnd)
+        #expect(try StageTimeline(capture: try fewer.parse()).segments.count > toggles / 2)
     }
 
     @Test(arguments: rules)

@@ -81,7 +81,7 @@ struct ActiveSpeakerEndToEndTests {
             try remade.rename(file, to: renamed)
         }
         let capture = try CaptureReader.read(directory: remade.directory)
-        let speakers = try SpeakerAnalysis(capture: capture, timeline: StageTimeline(capture: capture)).speakers()
+        let speakers = try SpeakerAnalysis(capture: capture, timeline: try StageTimeline(capture: capture)).speakers()
         #expect(speakers.turns.map(\.participantId) == ["p-ana", "p-ben", "p-cy"], "no switch on the \"hm\": \(speakers.turns)")
         for (turn, truth) in zip(speakers.turns, [0, 5_000, 10_000]) {
             #expect(abs(turn.fromMs - truth) <= 2_000, "\(turn.participantId) from \(turn.fromMs) ms, talking from \(truth)")

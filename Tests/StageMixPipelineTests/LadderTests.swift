@@ -119,6 +119,11 @@ struct LadderTests {
         #expect(keyframes.allSatisfy { $0 == [0, 2, 4, 6] }, "\(keyframes)")
 
         // One audio rendition, the whole session long; the MP4 carries the largest rendition and it.
+        // Its segments are the video's: no 21 ms one-AAC-frame segment after the last (the encoder's padding is dropped).
+        let audioPlaylist = try String(contentsOf: hls.appendingPathComponent("audio/index.m3u8"), encoding: .utf8)
+        let audioSegments = audioPlaylist.split(separator: "\n").filter { $0.hasPrefix("#EXTINF:") }
+            .compactMap { Double($0.dropFirst("#EXTINF:".count).split(separator: ",")[0]) }
+        #expect(audioSegments.count == 4 && audioSegments.allSatisfy { abs($0 - 2) < 0.03 }, "\(audioSegments)")
         let audio = try Demuxer(url: hls.appendingPathComponent("audio/index.m3u8"))
         #expect(audio.firstStream(ofType: .video) == nil)
         #expect(audio.firstStream(ofType: .audio)?.codecName == "aac")

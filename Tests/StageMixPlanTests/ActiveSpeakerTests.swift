@@ -77,7 +77,7 @@ struct ActiveSpeakerTests {
         var c = TestCapture()
         for id in ["ana", "ben", "cy"] { c.person(id); c.onStage(id, at: 0) }
         let capture = c.capture(endingAt: 30_000)
-        let timeline = StageTimeline(capture: capture)
+        let timeline = try StageTimeline(capture: capture)
         let speakers = SpeakerTimeline(turns: [.init(fromMs: 4_000, toMs: 12_000, participantId: "cy"),
                                                .init(fromMs: 12_000, toMs: 30_000, participantId: "ben")])
         let layout = try Layout.resolve("speaker")

@@ -12,7 +12,7 @@ struct BillingTests {
         c.onStage("maya", at: 0); c.onStage("omar", at: 30_000)
         c.at(70_000, .trackMuted(trackId: "omar-cam"))
         let capture = c.capture(endingAt: 130_000)
-        return CompositionPlan(capture: capture, timeline: StageTimeline(capture: capture),
+        return CompositionPlan(capture: capture, timeline: try! StageTimeline(capture: capture),
                                layout: halvesLayout(fit: .cover))
     }
 
@@ -50,7 +50,7 @@ struct BillingTests {
         c.at(0, .pinned(participantId: "maya"))
         c.at(0, .trackPublished(trackId: "maya-mic"))
         let capture = c.capture(endingAt: 90_000)
-        let plan = CompositionPlan(capture: capture, timeline: StageTimeline(capture: capture),
+        let plan = CompositionPlan(capture: capture, timeline: try! StageTimeline(capture: capture),
                                    layout: halvesLayout(fit: .cover))
         let report = try BillingReport(plan: plan)
         #expect(report.minutes.map(\.tier) == ["audio", "audio"])

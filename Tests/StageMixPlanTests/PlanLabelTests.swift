@@ -7,7 +7,7 @@ import StageMixLayout
 struct PlanLabelTests {
     func plan(_ c: TestCapture, layout: Layout) -> CompositionPlan {
         let capture = c.capture(endingAt: 10_000)
-        return CompositionPlan(capture: capture, timeline: StageTimeline(capture: capture), layout: layout)
+        return CompositionPlan(capture: capture, timeline: try! StageTimeline(capture: capture), layout: layout)
     }
 
     func twoOnStage(screen: Bool = false) -> TestCapture {

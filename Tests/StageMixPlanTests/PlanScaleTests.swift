@@ -59,7 +59,7 @@ import StageMixLayout
         var c = TestCapture(); c.person("maya")
         c.onStage("maya", at: 0)
         let capture = c.capture(endingAt: 9_007_199_254_740_993)
-        let plan = CompositionPlan(capture: capture, timeline: StageTimeline(capture: capture), layout: halvesLayout(fit: .cover))
+        let plan = CompositionPlan(capture: capture, timeline: try StageTimeline(capture: capture), layout: halvesLayout(fit: .cover))
         #expect(plan.intervals.count == 1)
         #expect(throws: BillingError.self) { try BillingReport(plan: plan) }
         var wide = BillingTests().scenario()

@@ -15,7 +15,7 @@ func halvesLayout(fit: Fit, limit: Int = 2) -> Layout {
 struct PlanTests {
     func plan(_ c: TestCapture, endingAt end: Int, layout: Layout) -> CompositionPlan {
         let capture = c.capture(endingAt: end)
-        return CompositionPlan(capture: capture, timeline: StageTimeline(capture: capture), layout: layout)
+        return CompositionPlan(capture: capture, timeline: try! StageTimeline(capture: capture), layout: layout)
     }
 
     @Test func layerFitsTheTileAndChangesWhenTheStageReflows() throws {
@@ -93,7 +93,7 @@ struct PlanTests {
         c.at(1000, .pinned(participantId: "omar"))
         c.at(3000, .trackPublished(trackId: "omar-cam"))
         let capture = c.capture(endingAt: 5000)
-        let timeline = StageTimeline(capture: capture)
+        let timeline = try! StageTimeline(capture: capture)
         #expect(timeline.segments.map(\.startMs) == [0, 1000, 3000])
         let p = CompositionPlan(capture: capture, timeline: timeline, layout: halvesLayout(fit: .cover))
         #expect(p.intervals.map(\.startMs) == [0, 3000])

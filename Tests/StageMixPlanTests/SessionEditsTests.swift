@@ -44,7 +44,7 @@ struct SessionEditsTests {
                                            .init(participantId: "ana", spans: [.init(fromMs: 51_000, toMs: 52_000)])])
         let timeline = c.timeline(endingAt: 60_000, graceMs: 5_000)
         #expect(timeline.subscribed(at: 40_500)["ben-cam"] == .pausedHolding, "unedited: the frame from 39 s is held")
-        let edited = StageTimeline(capture: c.capture(endingAt: 60_000), pauseGraceMs: 5_000, edits: edits)
+        let edited = try! StageTimeline(capture: c.capture(endingAt: 60_000), pauseGraceMs: 5_000, edits: edits)
         #expect(edited.subscribed(at: 40_500)["ben-cam"] == .paused)
         // Ana paused at 50 s, before any exclusion of hers: her frame is held as usual.
         #expect(edited.subscribed(at: 50_500)["ana-cam"] == .pausedHolding)
@@ -60,7 +60,7 @@ struct SessionEditsTests {
         let capture = c.capture(endingAt: 60_000)
         let edits = SessionEdits(exclude: [.init(participantId: "ben", spans: [.init(fromMs: 20_000, toMs: 40_000)])],
                                  mute: [.init(participantId: "ana", span: .init(fromMs: 5_000, toMs: 6_000))])
-        let timeline = StageTimeline(capture: capture, edits: edits)
+        let timeline = try! StageTimeline(capture: capture, edits: edits)
         #expect(timeline.onStage(at: 19_999) == ["ana", "ben"])
         #expect(timeline.onStage(at: 20_000) == ["ana"])
         #expect(timeline.onStage(at: 40_000) == ["ana", "ben"])
@@ -69,7 +69,7 @@ struct SessionEditsTests {
         #expect(timeline.subscribed(at: 5_500)["ben-mic"] == .flowing)
         #expect(timeline.subscribed(at: 6_000)["ana-mic"] == .flowing)
         #expect(timeline.edits == edits)
-        #expect(StageTimeline(capture: capture).edits == nil)
+        #expect(try! StageTimeline(capture: capture).edits == nil)
         // The stream's events follow: Ben leaves at 20 s and comes back at 40 s.
         #expect(StageEvent.of(timeline).map { "\($0.atMs) \($0.kind.rawValue) \($0.participantId)" }
                 == ["0 joined-stage ana", "0 joined-stage ben", "20000 left-stage ben", "40000 joined-stage ben"])
@@ -85,7 +85,7 @@ struct SessionEditsTests {
         #expect(at10?.aggregatePixels == 2 * 640 * 360)
         #expect(edited.billing.tracks.first { $0.trackId == "ben-cam" }?.subscribedSeconds == 40)
         // Left out for the whole session: never on stage, never named.
-        let gone = StageTimeline(capture: capture, edits: SessionEdits(exclude: [.init(participantId: "ben")]))
+        let gone = try! StageTimeline(capture: capture, edits: SessionEdits(exclude: [.init(participantId: "ben")]))
         #expect(gone.segments.allSatisfy { !$0.onStage.contains { $0.participantId == "ben" } })
         #expect(!StageEvent.of(gone).contains { $0.participantId == "ben" })
     }

@@ -10,7 +10,7 @@ import StageMixLayout
 struct StageEventTests {
     static func events(_ sample: String) throws -> [String] {
         let capture = try CaptureReader.read(directory: Repository.root.appendingPathComponent("Samples/\(sample)"))
-        let timeline = StageTimeline(capture: capture, pauseGraceMs: StageTimeline.defaultPauseGraceMs)
+        let timeline = try StageTimeline(capture: capture, pauseGraceMs: StageTimeline.defaultPauseGraceMs)
         return StageEvent.of(timeline).map { "\($0.atMs) \($0.kind.rawValue) \($0.participantId)" }
     }
 
@@ -28,7 +28,7 @@ struct StageEventTests {
     /// the plan's text; an ordinary leave has none.
     @Test func aForcedMoveOffTheStageSaysWhy() throws {
         let capture = try CaptureReader.read(directory: Repository.root.appendingPathComponent("Samples/panel"))
-        let events = StageEvent.of(StageTimeline(capture: capture)).filter { $0.kind == .leftStage }
+        let events = StageEvent.of(try StageTimeline(capture: capture)).filter { $0.kind == .leftStage }
         #expect(events.map(\.title) == ["Omar left the stage (role viewer may not publish)", "Omar left the stage"])
         let text = PlanTextReport.render(try PlanDocument(capture: capture, layout: .builtin(named: "grid")!))
         #expect(text.contains("Omar[] (not shown: role viewer may not publish)"), "\(text)")
@@ -39,7 +39,7 @@ struct StageEventTests {
     @Test func someoneLeftOutIsNotNamed() throws {
         let capture = try CaptureReader.read(directory: Repository.root.appendingPathComponent("Samples/panel"))
         let edits = SessionEdits(exclude: [.init(participantId: "p-omar", spans: [.init(fromMs: 0, toMs: 10_000)])])
-        let timeline = StageTimeline(capture: capture, edits: edits)
+        let timeline = try StageTimeline(capture: capture, edits: edits)
         #expect(StageEvent.of(timeline).map { "\($0.atMs) \($0.kind.rawValue) \($0.participantId)" } == [
             "0 joined-stage p-maya", "10000 joined-stage p-omar", "21000 left-stage p-omar", "24000 joined-stage p-omar",
             "27000 left-stage p-omar",

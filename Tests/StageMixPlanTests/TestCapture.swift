@@ -44,7 +44,7 @@ struct TestCapture {
     }
 
     func timeline(endingAt endMs: Int, graceMs: Int = StageTimeline.defaultPauseGraceMs) -> StageTimeline {
-        StageTimeline(capture: capture(endingAt: endMs), pauseGraceMs: graceMs)
+        try! StageTimeline(capture: capture(endingAt: endMs), pauseGraceMs: graceMs)
     }
 }
 

@@ -72,7 +72,7 @@ struct TimeEditsTests {
         c.at(45_000, .trackMuted(trackId: "ana-cam"))
         let capture = c.capture(endingAt: 60_000)
         let edits = SessionEdits(cut: [.init(fromMs: 20_000, toMs: 30_000)])
-        let timeline = StageTimeline(capture: capture, edits: edits)
+        let timeline = try StageTimeline(capture: capture, edits: edits)
         #expect(timeline.durationMs == 50_000)
         #expect(timeline.segments.first?.startMs == 0 && timeline.segments.last?.endMs == 50_000)
         #expect(zip(timeline.segments, timeline.segments.dropFirst()).allSatisfy { $0.endMs == $1.startMs }, "contiguous")
@@ -112,7 +112,7 @@ struct TimeEditsTests {
     /// cut, the acceptance was cut (no event; the timeline says so) and he is on stage from 3 s.
     @Test func anInvitationAnsweredInACutIsNotMarked() throws {
         let capture = try CaptureReader.read(directory: Repository.root.appendingPathComponent("Samples/panel"))
-        let timeline = StageTimeline(capture: capture, edits: SessionEdits(cut: [.init(fromMs: 3_000, toMs: 6_000)]))
+        let timeline = try StageTimeline(capture: capture, edits: SessionEdits(cut: [.init(fromMs: 3_000, toMs: 6_000)]))
         #expect(StageEvent.of(timeline).map { "\($0.atMs) \($0.kind.rawValue) \($0.participantId)" } == [
             // His forced move to viewer, 21-24 s of the session, is 18-21 s of the output.
             "0 joined-stage p-maya", "3000 joined-stage p-omar", "18000 left-stage p-omar", "21000 joined-stage p-omar",
@@ -122,7 +122,7 @@ struct TimeEditsTests {
         #expect(omar.resolvedInCut == true)
         #expect(omar.resolvedAtMs == 3_000)
         // Cut elsewhere, the acceptance moves with the output: at 4 s - 1 s.
-        let early = StageTimeline(capture: capture, edits: SessionEdits(cut: [.init(fromMs: 1_000, toMs: 2_000)]))
+        let early = try StageTimeline(capture: capture, edits: SessionEdits(cut: [.init(fromMs: 1_000, toMs: 2_000)]))
         #expect(StageEvent.of(early).contains { $0.atMs == 3_000 && $0.kind == .invitationAccepted })
     }
 }

@@ -25,7 +25,7 @@ import StageMixSynth
     }
 
     @Test func panelInvitationsAndStage() throws {
-        let timeline = StageTimeline(capture: try capture(of: .panel))
+        let timeline = try StageTimeline(capture: try capture(of: .panel))
         let outcomes = Dictionary(uniqueKeysWithValues: timeline.invitations.map { ($0.receiverId, $0.outcome) })
         #expect(outcomes == ["p-omar": .accepted, "p-lena": .declined, "p-kai": .expired])
         let omar = try #require(TrackMediaTimeline.all(in: .panel)["TR_omar_cam"])

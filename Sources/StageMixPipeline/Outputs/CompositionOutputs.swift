@@ -61,7 +61,10 @@ final class CompositionOutputs {
             let directory = hlsDirectory.appendingPathComponent(OutputFiles.audioRendition)
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
             let muxer = try playlist(in: directory)
-            audio.routes.append(muxer, stream: try muxer.addStream(from: audio.encoder))
+            // AAC codes whole frames of 1,024 samples: a last packet starting at the video's end would be
+            // a 21 ms segment of its own, holding only the encoder's padding. It ends where the video does.
+            audio.routes.append(muxer, stream: try muxer.addStream(from: audio.encoder),
+                                endingAfter: Int64(plan.durationMs) * Int64(MediaTime.sampleRate) / 1000)
             muxers.append(muxer)
             hls = muxers
             audioPlaylist = muxer.playlistURL

@@ -7,11 +7,11 @@ import StageMixLayout
 /// audio track it mixes, so a stretch with only audio playing is never taken out.
 enum TwilioTrim {
     /// `edits` with the gaps added as cuts (applied on the session's clock like any cut).
-    static func edits(_ edits: SessionEdits, capture: Capture, twilio: TwilioVideoLayout, pauseGraceMs: Int) -> SessionEdits {
+    static func edits(_ edits: SessionEdits, capture: Capture, twilio: TwilioVideoLayout, pauseGraceMs: Int) throws(CaptureError) -> SessionEdits {
         var untimed = edits
         untimed.trim = nil
         untimed.cut = []
-        let timeline = StageTimeline(capture: capture, pauseGraceMs: pauseGraceMs, edits: untimed)
+        let timeline = try StageTimeline(capture: capture, pauseGraceMs: pauseGraceMs, edits: untimed)
         let names = TwilioTrackNames(capture: capture)
         let tracks = Dictionary(capture.tracks.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         func included(_ trackId: String) -> Bool {

@@ -30,8 +30,8 @@ extension PlanDocument {
                 tiers: BillingTiers = .agora, prices: PriceTable? = nil, edits: SessionEdits = .none,
                 speakers: ((StageTimeline) throws -> SpeakerTimeline)? = nil) throws {
         // A Twilio layout takes out the gaps without media as Twilio's `Trim` does.
-        let edits = layout.twilio.map { TwilioTrim.edits(edits, capture: capture, twilio: $0, pauseGraceMs: pauseGraceMs) } ?? edits
-        let timeline = StageTimeline(capture: capture, pauseGraceMs: pauseGraceMs, edits: edits)
+        let edits = try layout.twilio.map { twilio throws(CaptureError) in try TwilioTrim.edits(edits, capture: capture, twilio: twilio, pauseGraceMs: pauseGraceMs) } ?? edits
+        let timeline = try StageTimeline(capture: capture, pauseGraceMs: pauseGraceMs, edits: edits)
         // The speaker pass reads the microphones: only for a layout that follows the speaker.
         let turns = layout.focus == .speaker ? try speakers?(timeline) : nil
         let plan = CompositionPlan(capture: capture, timeline: timeline, layout: layout, speakers: turns)

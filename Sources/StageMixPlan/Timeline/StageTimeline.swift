@@ -1,5 +1,6 @@
 public import StageMixCapture
 import StageMixOptions
+import StageMixJSON
 
 /// Who is on stage at every moment of a session, which of their tracks may be subscribed,
 /// and what became of each stage invitation. A pure function of the capture (and the edits).
@@ -24,7 +25,11 @@ public struct StageTimeline: Sendable, Hashable, Codable {
 
     /// `edits` take participants off the stage and mute microphones where they say, as if it had
     /// happened in the session: the layout reflows and billing follows.
-    public init(capture: Capture, pauseGraceMs: Int = StageTimeline.defaultPauseGraceMs, edits: SessionEdits = .none) {
+    ///
+    /// Throws when the stage changes so often, with so many on it, that the timeline and the plan would
+    /// hold more than ``CaptureLimits/maxStageStretches`` participant-stretches: stopped there, before
+    /// the memory they take is spent (docs/limits.md).
+    public init(capture: Capture, pauseGraceMs: Int = StageTimeline.defaultPauseGraceMs, edits: SessionEdits = .none) throws(CaptureError) {
         // A grace longer than the longest session holds a frame to the end, as any longer one would;
         // clamping keeps `pausedAt + grace` far from overflow.
         let pauseGraceMs = min(max(pauseGraceMs, 0), CaptureLimits.maxSessionMs)
@@ -36,6 +41,7 @@ public struct StageTimeline: Sendable, Hashable, Codable {
         // Pauses start in event order, so their grace deadlines come due in the same order.
         var nextPause = 0
         var nowMs = 0
+        var stretches = 0
         var editBoundaries = edits.boundaries[...]
         let editIndex = SessionEditIndex(edits)
 
@@ -56,6 +62,15 @@ public struct StageTimeline: Sendable, Hashable, Codable {
             if let last = segments.last, last.onStage == onStage {
                 segments[segments.count - 1].endMs = nextMs
             } else {
+                stretches += onStage.count
+                guard stretches <= CaptureLimits.maxStageStretches else {
+                    let index = capture.events.count - pending.count - 1
+                    throw CaptureError(problems: [JSONProblem(
+                        file: "session.json", path: "$.events[\(max(0, index))]",
+                        expected: "a stage that changes at most \(CaptureLimits.maxStageStretches) participant-stretches in all "
+                            + "(each change of the stage keeps everyone on it; docs/limits.md)",
+                        found: "more by this event, at \(nowMs) ms, with \(onStage.count) on stage")])
+                }
                 segments.append(StageSegment(startMs: nowMs, endMs: nextMs, onStage: onStage))
             }
             nowMs = nextMs

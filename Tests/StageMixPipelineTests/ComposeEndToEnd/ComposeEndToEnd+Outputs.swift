@@ -77,7 +77,7 @@ extension ComposeEndToEndTests {
 
             // The stage's events: Ana on stage from 0, Ben from 2 s (his pin), in the playlist as
             // EXT-X-DATERANGE at the session's dates, and as the MP4's chapters.
-            #expect(StageEvent.of(StageTimeline(capture: c.capture, pauseGraceMs: StageTimeline.defaultPauseGraceMs)).map { "\($0.atMs) \($0.kind.rawValue) \($0.participantId)" }
+            #expect(StageEvent.of(try StageTimeline(capture: c.capture, pauseGraceMs: StageTimeline.defaultPauseGraceMs)).map { "\($0.atMs) \($0.kind.rawValue) \($0.participantId)" }
                     == ["0 joined-stage p-ana", "2000 joined-stage p-ben"])
             let formatter = ISO8601DateFormatter()
             formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
