@@ -9,8 +9,11 @@ struct PacketRoutes {
 
     /// Takes every packet the encoder has ready and writes it to every route.
     func drain(_ receive: () throws(MediaError) -> EncoderOutput) throws {
-        while case .packet(let packet) = try receive() {
-            for route in routes { try route.sink.write(packet, toStream: route.stream) }
-        }
+        while case .packet(let packet) = try receive() { try write(packet) }
+    }
+
+    /// Writes `packet` to every route.
+    func write(_ packet: Packet) throws {
+        for route in routes { try route.sink.write(packet, toStream: route.stream) }
     }
 }
