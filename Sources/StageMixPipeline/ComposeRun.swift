@@ -83,7 +83,8 @@ public struct ComposeRun: Sendable {
                                                    stageEvents: StageEvent.of(document.timeline))
                 let mp4 = settings.mp4 ? staging.appendingPathComponent(OutputFiles.mp4) : nil
                 let stop = { shouldStop() || storage?.failure != nil }
-                if let chunking, !document.plan.intervals.isEmpty {
+                // A session without frames has nothing to cut: it is written as a whole run writes it.
+                if let chunking, !document.plan.intervals.isEmpty, pipeline.frameCount > 0 {
                     // The chunks' files live in the staging folder, so whatever stops the run removes them
                     // with it; they go before publication.
                     let work = staging.appendingPathComponent(Self.chunkWork)

@@ -196,6 +196,30 @@ struct ChunkedComposeTests {
         #expect(try master(runs.chunked) == master(runs.whole))
     }
 
+    /// From a bucket to a bucket: the objects a whole run publishes, the same where they come from the
+    /// plan and the playlist; no chunk's file or work folder ever goes up.
+    @Test func aChunkedRunPublishesToABucketAsAWholeRunDoes() throws {
+        let moto = try MotoServer()
+        defer { moto.stop() }
+        let root = ScratchDirectory("chunks").url
+        defer { try? FileManager.default.removeItem(at: root) }
+        _ = try ObjectStorageCommandTests.capture(in: root, uploadedTo: moto, prefix: "panel")
+        let options = ObjectStorageCommandTests.fast + ["--segment-seconds", "1"]
+        let whole = try CommandLineTests.run(["compose", "s3://captures/panel", "--out", "s3://outputs/whole"] + options, environment: moto.environment())
+        #expect(whole.status == 0, "\(whole.stderr)")
+        let mark = moto.logMark()
+        let chunked = try CommandLineTests.run(["compose", "s3://captures/panel", "--out", "s3://outputs/chunked", "--chunk-seconds", "1", "--jobs", "2"] + options,
+                                               environment: moto.environment())
+        #expect(chunked.status == 0, "\(chunked.stderr)")
+        let a = try moto.objects(bucket: "outputs", prefix: "whole"), b = try moto.objects(bucket: "outputs", prefix: "chunked")
+        #expect(Set(b.keys) == Set(a.keys))
+        for name in ["timeline.json", "billing.json", "plan.json", "hls/index.m3u8"] {
+            #expect(a[name] != nil && b[name] == a[name], "\(name)")
+        }
+        let puts = moto.requests(since: mark).filter { $0.method == "PUT" || $0.method == "POST" }.map(\.path)
+        #expect(!puts.isEmpty && puts.allSatisfy { !$0.contains(".chunks") && !$0.contains(".nut") && !$0.contains("chunk-") }, "\(puts)")
+    }
+
     /// A chunk that is not a whole number of segments is a usage error, before anything is written.
     @Test func chunksThatAreNotWholeSegmentsExit64() throws {
         let root = ScratchDirectory("chunks").url
