@@ -22,7 +22,8 @@ struct ChunkedComposeTests {
 
     /// Composes `capture` (the panel sample, or what `scenario` synthesises) whole and in chunks with
     /// the same options, each into its own folder.
-    static func compose(_ options: [String], chunk: [String], scenario: Scenario? = nil) throws -> Runs {
+    static func compose(_ options: [String], chunk: [String], scenario: Scenario? = nil,
+                        damage: (URL) throws -> Void = { _ in }) throws -> Runs {
         MediaLog.setLevel(.error)
         let root = ScratchDirectory("chunks").url
         let runs = Runs(root: root, whole: root.appendingPathComponent("whole"), chunked: root.appendingPathComponent("chunked"))
@@ -30,6 +31,7 @@ struct ChunkedComposeTests {
         if let scenario {
             capture = root.appendingPathComponent("capture")
             try CaptureSynthesizer().synthesize(scenario, to: capture)
+            try damage(capture)
         }
         let whole = try CommandLineTests.run(["compose", capture.path, "--out", runs.whole.path] + options)
         try #require(whole.status == 0, "whole run: \(whole.stderr)")
@@ -161,6 +163,34 @@ struct ChunkedComposeTests {
         try Self.expectSame(runs, boundaries: [2, 4, 6])
         let video = try Self.packets(runs.chunked.appendingPathComponent("hls/index.m3u8")).filter { $0.0 == 0 }
         #expect(video.contains { $0.1 != $0.2 }, "B-frames: some packets decode before they show")
+    }
+
+    /// Media cut short (Ben's camera, every layer, and Ana's microphone at half their bytes): the same
+    /// losses and lost media in report.json, a stretch across chunk boundaries told as one.
+    @Test func lossesAcrossChunkBoundariesAreTheWholeRuns() throws {
+        let runs = try Self.compose(["--segment-seconds", "1", "--preset", "ultrafast"], chunk: ["--chunk-seconds", "1", "--jobs", "2"],
+                                    scenario: ComposeEndToEndTests.scenario()) { capture in
+            let media = capture.appendingPathComponent("media")
+            for name in try FileManager.default.contentsOfDirectory(atPath: media.path)
+            where name.hasPrefix("TR_ben_cam") || name.hasPrefix("TR_ana_mic") {
+                let url = media.appendingPathComponent(name)
+                let data = try Data(contentsOf: url)
+                try data.prefix(data.count / 2).write(to: url)
+            }
+        }
+        defer { runs.cleanup() }
+        let report = { (url: URL) throws -> [String: Any] in
+            try #require(JSONSerialization.jsonObject(with: Data(contentsOf: url.appendingPathComponent("report.json"))) as? [String: Any])
+        }
+        let whole = try report(runs.whole), chunked = try report(runs.chunked)
+        let losses = try #require(whole["losses"] as? [[String: Any]])
+        let video = losses.filter { $0["trackId"] as? String == "TR_ben_cam" }
+        #expect(video.contains { ($0["toMs"] as? Int ?? 0) - ($0["fromMs"] as? Int ?? 0) > 1_000 }, "a loss longer than a chunk: \(losses)")
+        #expect(losses.contains { $0["trackId"] as? String == "TR_ana_mic" }, "\(losses)")
+        let json = { (value: Any?) throws -> Data in try JSONSerialization.data(withJSONObject: value ?? NSNull(), options: [.sortedKeys]) }
+        #expect(try json(chunked["losses"]) == json(whole["losses"]))
+        #expect(try json(chunked["lostMedia"]) == json(whole["lostMedia"]))
+        #expect(try json(chunked["layerStandIns"]) == json(whole["layerStandIns"]))
     }
 
     /// A chunk longer than the session: one chunk, the whole run's output.

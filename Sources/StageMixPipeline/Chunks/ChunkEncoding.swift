@@ -38,7 +38,7 @@ public struct ChunkEncoding: Sendable {
             packets: files.map(\.packets),
             cpuSeconds: CPUSeconds(total: CurrentThread.processCPUSeconds - cpuStart, clock: producer.clock),
             wallSeconds: Date().timeIntervalSince(started), lostMedia: producer.lostMedia, warnings: producer.warnings,
-            losses: producer.ledger.losses(in: job.plan), decodedFrames: producer.decodedFrames,
+            lossNotes: producer.ledger.notesTaken, decodedFrames: producer.decodedFrames,
             layerStandIns: producer.layerStandIns)
         try result.write(to: job.resultFile)
         return result

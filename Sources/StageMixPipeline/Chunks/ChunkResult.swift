@@ -17,7 +17,8 @@ public struct ChunkResult: Sendable, Codable {
     public var wallSeconds: Double
     public var lostMedia: [String: String]
     public var warnings: [String]
-    public var losses: [MediaLoss]
+    /// The chunk's loss notes as taken (session time, perhaps open-ended), for the run to merge.
+    public var lossNotes: [MediaLoss]
     public var decodedFrames: [String: Int]
     public var layerStandIns: [LayerStandIn]
 

@@ -83,6 +83,10 @@ struct ChunkedComposition {
             warnings += result.warnings.filter { !warnings.contains($0) }
         }
         lost.merge(joined.audio.lostMedia) { a, _ in a }
+        // The chunks' notes with the audio's, merged as one run's: a stretch across a boundary is one.
+        for note in results.flatMap(\.lossNotes) { joined.ledger.note(note) }
+        let standIns = LayerStandInLog(frameMs: 1000 / max(1, plan.fps))
+        for stretch in results.flatMap(\.layerStandIns) { standIns.record(stretch) }
         let fps = Double(plan.fps)
         let report = ChunkingReport(
             chunkSeconds: chunking.seconds, jobs: chunking.jobs,
@@ -93,9 +97,9 @@ struct ChunkedComposition {
             joinCPUSeconds: (joinCPU * 1000).rounded() / 1000)
         let result = CompositionPipeline.Result(
             frames: frameCount, audioSamples: joined.samples, lostMedia: lost, warnings: warnings,
-            losses: (results.flatMap(\.losses) + joined.ledger.losses(in: plan)).sorted { ($0.fromMs, $0.trackId) < ($1.fromMs, $1.trackId) },
+            losses: joined.ledger.losses(in: plan),
             decodedFrames: decoded, cpuSeconds: cpu, loudness: LoudnessReport(levels: levels, audio: joined.audio),
-            layerStandIns: results.flatMap(\.layerStandIns))
+            layerStandIns: standIns.stretches)
         return (result, report)
     }
 
