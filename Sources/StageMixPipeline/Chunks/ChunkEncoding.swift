@@ -12,9 +12,9 @@ public struct ChunkEncoding: Sendable {
 
     public init(job: ChunkJob) { self.job = job }
 
+    /// Run in a process of its own: the result's CPU is the whole process's, from its start.
     @discardableResult
     public func run(capture: Capture, shouldStop: () -> Bool = { false }) throws -> ChunkResult {
-        let cpuStart = CurrentThread.processCPUSeconds
         let started = Date()
         let settings = ComposeSettings(job.options)
         let encoders = try CanvasEncoders(plan: job.plan, settings: settings, mp4: settings.mp4,
@@ -36,7 +36,7 @@ public struct ChunkEncoding: Sendable {
         let result = ChunkResult(
             index: job.index, from: job.from, to: job.to, reorderDelayFrames: files.map(\.reorderDelay),
             packets: files.map(\.packets),
-            cpuSeconds: CPUSeconds(total: CurrentThread.processCPUSeconds - cpuStart, clock: producer.clock),
+            cpuSeconds: CPUSeconds(total: CurrentThread.processCPUSeconds, clock: producer.clock),
             wallSeconds: Date().timeIntervalSince(started), lostMedia: producer.lostMedia, warnings: producer.warnings,
             lossNotes: producer.ledger.notesTaken, decodedFrames: producer.decodedFrames,
             layerStandIns: producer.layerStandIns)

@@ -12,7 +12,7 @@ public struct ChunkResult: Sendable, Codable {
     public var reorderDelayFrames: [Int]
     /// Per rendition: the packets written, one per frame of that rendition.
     public var packets: [Int]
-    /// The whole chunk process, every thread (x264's included).
+    /// The whole chunk process from its start, every thread (x264's included).
     public var cpuSeconds: CPUSeconds
     public var wallSeconds: Double
     public var lostMedia: [String: String]
