@@ -281,6 +281,13 @@ struct ChunkedComposeTests {
         while Self.chunkProcesses(under: root).isEmpty, Date() < deadline, process.isRunning { Thread.sleep(forTimeInterval: 0.05) }
         #expect(!Self.chunkProcesses(under: root).isEmpty, "a chunk process ran")
         process.terminate()
+        // Bounded: a run that does not stop fails the test instead of hanging the suite.
+        let stopBy = Date().addingTimeInterval(30)
+        while process.isRunning, Date() < stopBy { Thread.sleep(forTimeInterval: 0.05) }
+        if process.isRunning {
+            Issue.record("compose did not stop within 30 s of SIGTERM")
+            kill(process.processIdentifier, SIGKILL)
+        }
         process.waitUntilExit()
         #expect(process.terminationStatus == 143)
         let gone = Date().addingTimeInterval(5)

@@ -1,5 +1,4 @@
 public import Foundation
-public import StageMixMedia
 
 /// What a chunk did: its frames, what it could not read, where its CPU went, and how its video
 /// files are to be read back (the encoder's reorder delay, which the files do not keep).
