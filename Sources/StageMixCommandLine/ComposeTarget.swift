@@ -12,10 +12,11 @@ public struct ComposeTarget: ParsableArguments {
     public init() {}
 
     /// All of a composition's options: the plan's, the encoder's and this one.
-    public func options(plan: PlanOptions, encode: EncodeOptions) -> ComposeOptions {
+    public func options(plan: PlanOptions, encode: EncodeOptions, chunks: ChunkOptions? = nil) -> ComposeOptions {
         var options = ComposeOptions()
         plan.apply(to: &options)
         encode.apply(to: &options)
+        chunks?.apply(to: &options)
         options.overwrite = overwrite ? true : nil
         return options
     }

@@ -24,6 +24,8 @@ extension ComposeOptions {
         add("--loudness", loudness)
         add("--thumbnails", thumbnails.map(Self.plain))
         add("--renditions", renditions)
+        add("--chunk-seconds", chunkSeconds.map(Self.plain))
+        add("--jobs", jobs.map(String.init))
         if mp4 == true { args.append("--mp4") }
         if overwrite == true { args.append("--overwrite") }
         return args

@@ -42,6 +42,7 @@ extension ComposeOptions {
             }
         }
         try validateRenditions()
+        try validateChunks()
         for (option, value) in [("--layout", layout), ("--prices", prices), ("--tiers", tiers), ("--overflow-tier", overflowTier), ("--edits", edits)] {
             if let value, value.trimmingCharacters(in: .whitespaces).isEmpty { throw OptionError(option, "must not be empty") }
         }
@@ -78,6 +79,20 @@ extension ComposeOptions {
                     throw OptionError("--renditions", problem)
                 }
             }
+        }
+    }
+
+    /// A chunk is a whole number of segments, so that every chunk starts where a segment does, with a keyframe.
+    private func validateChunks() throws {
+        try check("--jobs", jobs.map(Double.init), in: Double(Self.jobsRange.lowerBound)...Double(Self.jobsRange.upperBound))
+        guard let chunkSeconds else {
+            if jobs != nil { throw OptionError("--jobs", "shares out chunks: give --chunk-seconds too") }
+            return
+        }
+        try check("--chunk-seconds", chunkSeconds, in: Self.chunkSecondsRange)
+        let segments = chunkSeconds / segmentSecondsOrDefault
+        guard segments >= 1, abs(segments - segments.rounded()) < 1e-9 else {
+            throw OptionError("--chunk-seconds", "must be a whole multiple of --segment-seconds (\(Self.plain(segmentSecondsOrDefault))), such as \(Self.plain(segmentSecondsOrDefault * max(1, segments.rounded(.down)))); got \(Self.plain(chunkSeconds))")
         }
     }
 

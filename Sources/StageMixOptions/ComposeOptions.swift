@@ -36,13 +36,19 @@ public struct ComposeOptions: Sendable, Codable, Hashable {
     // Where it goes.
     /// May an earlier StageMix output be replaced?
     public var overwrite: Bool?
+    // How the work is shared out.
+    /// Encode the video in consecutive time ranges of this many seconds (a whole number of segments),
+    /// each by a process of its own, then join them (docs/chunks.md); nil composes in one piece.
+    public var chunkSeconds: Double?
+    /// How many chunks are encoded at once; nil is one per core.
+    public var jobs: Int?
 
     public init(layout: String? = nil, resolution: String? = nil, fps: Int? = nil, pauseGrace: Double? = nil,
                 prices: String? = nil, tiers: String? = nil, overflowTier: String? = nil,
                 segmentSeconds: Double? = nil, segmentFormat: String? = nil, preset: String? = nil,
                 videoBitrate: String? = nil, crf: Double? = nil, audioBitrate: String? = nil,
                 encoderThreads: Int? = nil, loudness: String? = nil, mp4: Bool? = nil, thumbnails: Double? = nil, renditions: String? = nil,
-                overwrite: Bool? = nil) {
+                overwrite: Bool? = nil, chunkSeconds: Double? = nil, jobs: Int? = nil) {
         self.layout = layout
         self.resolution = resolution
         self.fps = fps
@@ -62,6 +68,8 @@ public struct ComposeOptions: Sendable, Codable, Hashable {
         self.thumbnails = thumbnails
         self.renditions = renditions
         self.overwrite = overwrite
+        self.chunkSeconds = chunkSeconds
+        self.jobs = jobs
     }
 
     public static let defaultLayout = "grid"
@@ -89,6 +97,8 @@ public struct ComposeOptions: Sendable, Codable, Hashable {
     public static let encoderThreadsRange = 0...64
     public static let loudnessRange = -40.0 ... -5.0
     public static let thumbnailSecondsRange = 1.0...3600.0
+    public static let chunkSecondsRange = 1.0...86_400.0
+    public static let jobsRange = 1...64
 
     /// The ladder, largest rendition first; nil without `renditions` (or when it does not parse).
     public var ladder: [RenditionSpec]? { renditions.flatMap(RenditionSpec.list).map(RenditionSpec.ordered) }

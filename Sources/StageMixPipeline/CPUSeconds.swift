@@ -28,3 +28,20 @@ public struct CPUSeconds: Sendable, Codable, Equatable {
         audioDecodeMix = ms(clock[.audioDecodeMix])
     }
 }
+
+extension CPUSeconds {
+    /// Two parts of one composition's CPU time together (the chunks of a chunked run, and its join).
+    public static func + (a: CPUSeconds, b: CPUSeconds) -> CPUSeconds {
+        // To the millisecond, as each part is.
+        func sum(_ part: KeyPath<CPUSeconds, Double>) -> Double { ((a[keyPath: part] + b[keyPath: part]) * 1000).rounded() / 1000 }
+        var both = a
+        both.total = sum(\.total)
+        both.encodeMux = sum(\.encodeMux)
+        both.decodeThread = sum(\.decodeThread)
+        both.videoDecode = sum(\.videoDecode)
+        both.videoCompose = sum(\.videoCompose)
+        both.audioDecodeMix = sum(\.audioDecodeMix)
+        both.loudnessPass = sum(\.loudnessPass)
+        return both
+    }
+}

@@ -10,11 +10,14 @@ public struct ComposeRun: Sendable {
     public let capture: Capture
     public let document: PlanDocument
     public let settings: ComposeSettings
+    /// Video encoded in chunks side by side, then joined (`--chunk-seconds`); nil composes in one piece.
+    public let chunking: Chunking?
 
-    public init(capture: Capture, document: PlanDocument, settings: ComposeSettings) {
+    public init(capture: Capture, document: PlanDocument, settings: ComposeSettings, chunking: Chunking? = nil) {
         self.capture = capture
         self.document = document
         self.settings = settings
+        self.chunking = chunking
     }
 
     /// What was written, and what was lost.
@@ -43,6 +46,8 @@ public struct ComposeRun: Sendable {
         /// Stretches in which a tile showed another layer of its track than the plan chose, because
         /// the planned layer had no picture there and that one did.
         public var layerStandIns: [LayerStandIn]
+        /// A chunked run's chunks: each one's time range, CPU and wall time; absent for a whole run.
+        public var chunking: ChunkingReport?
     }
 
     /// Composes into `out`, replacing an earlier StageMix output there: see ``run(publishingWith:progress:shouldStop:)``.
@@ -73,11 +78,25 @@ public struct ComposeRun: Sendable {
             // store's error; the media is not composed around as if it were damaged.
             let storage = capture.objects
             let result: CompositionPipeline.Result
+            var chunkingReport: ChunkingReport?
             do {
-                result = try CompositionPipeline(capture: capture, plan: document.plan, settings: settings,
-                                                 stageEvents: StageEvent.of(document.timeline))
-                    .run(hlsDirectory: hls, mp4: settings.mp4 ? staging.appendingPathComponent(OutputFiles.mp4) : nil,
-                         pictures: staging, progress: progress, shouldStop: { shouldStop() || storage?.failure != nil })
+                let pipeline = CompositionPipeline(capture: capture, plan: document.plan, settings: settings,
+                                                   stageEvents: StageEvent.of(document.timeline))
+                let mp4 = settings.mp4 ? staging.appendingPathComponent(OutputFiles.mp4) : nil
+                let stop = { shouldStop() || storage?.failure != nil }
+                // A session without frames has nothing to cut: it is written as a whole run writes it.
+                if let chunking, !document.plan.intervals.isEmpty, pipeline.frameCount > 0 {
+                    // The chunks' files live in the staging folder, so whatever stops the run removes them
+                    // with it; they go before publication.
+                    let work = staging.appendingPathComponent(Self.chunkWork)
+                    try FileManager.default.createDirectory(at: work, withIntermediateDirectories: false)
+                    defer { try? FileManager.default.removeItem(at: work) }
+                    (result, chunkingReport) = try ChunkedComposition(
+                        capture: capture, plan: pipeline.plan, settings: settings, stageEvents: pipeline.stageEvents, chunking: chunking)
+                        .run(hlsDirectory: hls, mp4: mp4, pictures: staging, work: work, progress: progress, shouldStop: stop)
+                } else {
+                    result = try pipeline.run(hlsDirectory: hls, mp4: mp4, pictures: staging, progress: progress, shouldStop: stop)
+                }
             } catch {
                 if let failure = storage?.failure { throw failure }
                 throw error
@@ -90,7 +109,8 @@ public struct ComposeRun: Sendable {
                 canvas: "\(plan.canvas.width)x\(plan.canvas.height)", fps: plan.fps, layout: plan.layoutName,
                 segmentSeconds: settings.segmentSeconds, segmentFormat: settings.segmentFormat.rawValue,
                 warnings: document.warnings + (capture.importNote?.reportWarnings ?? []) + result.warnings, lostMedia: lost, losses: result.losses, decodedFrames: result.decodedFrames, composeSeconds: Date().timeIntervalSince(started),
-                cpuSeconds: result.cpuSeconds, loudness: result.loudness, layerStandIns: result.layerStandIns)
+                cpuSeconds: result.cpuSeconds, loudness: result.loudness, layerStandIns: result.layerStandIns,
+                chunking: chunkingReport)
             try write(document.timeline, to: OutputFiles.timeline, in: staging)
             try write(document.billing, to: OutputFiles.billing, in: staging)
             try write(document.plan, to: OutputFiles.plan, in: staging)
@@ -111,14 +131,13 @@ public struct ComposeRun: Sendable {
         let losses = report.losses.map {
             ComposedRun.Loss(trackId: $0.trackId, fromMs: $0.fromMs, toMs: $0.toMs, message: $0.detail ?? $0.cause.rawValue)
         }
-        var thumbnails: [(ms: Int, file: String)] = []
-        if let every = settings.thumbnailSeconds, every > 0 {
-            let count = Int((Double(document.plan.durationMs) / 1000 / every).rounded(.up))
-            thumbnails = (0..<max(0, count)).map { (Int(Double($0) * every * 1000), "\(OutputFiles.thumbnails)/\(String(format: "%05d", $0)).jpg") }
-        }
+        let thumbnails = settings.thumbnailSeconds.map { ThumbnailWriter.list(plan: document.plan, seconds: $0) } ?? []
         return ComposedRun(composedAt: started, composeSeconds: report.composeSeconds, cpuSeconds: parts, losses: losses,
                            warnings: report.warnings, mp4: settings.mp4, thumbnails: thumbnails, renditions: settings.renditions.map(\.name))
     }
+
+    /// The chunks' work folder in the staging folder: hidden, and gone before publication.
+    static let chunkWork = ".chunks"
 
     private func write<T: Encodable>(_ value: T, to name: String, in directory: URL) throws {
         try PlanDocument.encode(value).write(to: directory.appendingPathComponent(name))

@@ -54,35 +54,26 @@ public final class CompositionPipeline {
                     shouldStop: () -> Bool = { false }) throws -> Result {
         let cpuStart = CurrentThread.processCPUSeconds
         let fps = plan.fps
-        let outputs = try CompositionOutputs(plan: plan, settings: settings, stageEvents: stageEvents,
-                                             hlsDirectory: hlsDirectory, mp4: mp4, pictures: pictures)
+        let frames = 0..<(plan.intervals.isEmpty ? 0 : frameCount)
+        let encoders = try CanvasEncoders(plan: plan, settings: settings, mp4: mp4 != nil, pictures: pictures, frames: frames)
         // The rendition threads are waited for on every way out, before anything they use goes.
-        defer { outputs.stop() }
+        defer { encoders.stop() }
+        let outputs = try CompositionOutputs(plan: plan, settings: settings, stageEvents: stageEvents,
+                                             video: encoders.renditions.map(VideoStream.init), hlsDirectory: hlsDirectory, mp4: mp4)
+        for (rendition, routes) in zip(encoders.renditions, outputs.videoRoutes) { rendition.routes = routes }
 
         // The audio-only loudness pass runs first: the gains must be known before the first block is mixed.
         let levels = try settings.loudnessLUFS.map {
             try LoudnessAnalysis(capture: capture, plan: plan, targetLUFS: $0).run(shouldStop: shouldStop)
         }
         let loudnessCPU = CurrentThread.processCPUSeconds - cpuStart
-        let producer = try FrameProducer(capture: capture, plan: plan, frameCount: plan.intervals.isEmpty ? 0 : frameCount,
-                                         levels: levels)
-        let producerDone = DispatchSemaphore(value: 0)
-        producer.start(finished: producerDone)
-        // Whatever happens here, the decoding thread is stopped and waited for before returning.
-        defer {
-            producer.ready.close()
-            producer.free.close()
-            producerDone.wait()
-        }
-
+        let producer = try FrameProducer(capture: capture, plan: plan, frames: frames, levels: levels)
         let started = Date()
         var lastReport = started
         var samplesDone = 0
         let free = producer.free
-        while let next = producer.ready.take() {
-            if shouldStop() { throw CancellationError() }
-            let frame = try next.get()
-            try outputs.take(frame.canvas, index: frame.index) { free.put($0) }
+        try producer.run(shouldStop: shouldStop) { frame in
+            try encoders.take(frame.canvas, index: frame.index) { free.put($0) }
             try outputs.audio.send(planar: frame.audio)
             samplesDone += frame.audio[0].count
 
@@ -94,6 +85,7 @@ public final class CompositionPipeline {
                                          elapsedSeconds: now.timeIntervalSince(started)))
             }
         }
+        try encoders.finish()
         try outputs.finish()
         progress(ComposeProgress(composedSeconds: MediaTime.seconds(ms: plan.durationMs),
                                  totalSeconds: MediaTime.seconds(ms: plan.durationMs),
@@ -102,14 +94,7 @@ public final class CompositionPipeline {
                       lostMedia: producer.lostMedia, warnings: producer.warnings, losses: producer.ledger.losses(in: plan), decodedFrames: producer.decodedFrames,
                       cpuSeconds: CPUSeconds(total: CurrentThread.processCPUSeconds - cpuStart, clock: producer.clock,
                                              loudnessPass: loudnessCPU),
-                      loudness: LoudnessReport(
-                        targetLUFS: levels?.targetLUFS, inputLUFS: levels?.inputLUFS,
-                        outputLUFS: finite(producer.outputMeter.integratedLUFS),
-                        outputTruePeakDBTP: finite(producer.outputMeter.truePeakDBTP),
-                        trackGainDB: levels?.trackGainDB ?? [:], masterGainDB: levels?.masterGainDB ?? 0),
+                      loudness: LoudnessReport(levels: levels, audio: producer.audio),
                       layerStandIns: producer.layerStandIns)
     }
 }
-
-/// Nil for the meter's `-inf` (silence), which JSON cannot carry.
-private func finite(_ value: Double) -> Double? { value.isFinite ? value : nil }

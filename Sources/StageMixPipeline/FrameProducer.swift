@@ -18,35 +18,34 @@ struct ComposedFrame: @unchecked Sendable {
 final class FrameProducer: @unchecked Sendable {
     private let plan: CompositionPlan
     private let compositor: CanvasPainter
-    private let mix: AudioMix
+    /// The mix, unless the audio is made elsewhere (a chunk of a chunked run paints video only).
+    let audio: FrameAudio?
     let ready: Handoff<Result<ComposedFrame, any Error>>
     /// Canvases the encoder is done with.
     let free: Handoff<CanvasFrame>
-    private let frameCount: Int
-    private let totalSamples: Int
+    /// The output frames to make: all of them, or a chunk's.
+    private let frames: Range<Int>
     /// What the readers could not deliver; read after the thread is done.
     let ledger = LossLedger()
 
     /// Canvases in flight: one painting, one queued, one encoding.
     static let canvasCount = 3
 
-    /// Measures what goes to the AAC encoder.
-    let outputMeter: LoudnessMeter
-
-    init(capture: Capture, plan: CompositionPlan, frameCount: Int, levels: LoudnessAnalysis.Result? = nil) throws(MediaError) {
+    /// Paints `frames`, starting where the first one is: each track opens at its latest keyframe
+    /// before it, decoded up to it and not painted. `mixesAudio` false leaves the frames' audio empty.
+    init(capture: Capture, plan: CompositionPlan, frames: Range<Int>, mixesAudio: Bool = true,
+         levels: LoudnessAnalysis.Result? = nil) throws(MediaError) {
         self.plan = plan
-        self.frameCount = frameCount
+        self.frames = frames
         compositor = CanvasPainter(capture: capture, canvas: plan.canvas, fps: plan.fps, ledger: ledger)
-        mix = AudioMix(capture: capture, ledger: ledger, levels: levels)
-        outputMeter = try LoudnessMeter(channels: 2, sampleRate: MediaTime.sampleRate)
+        audio = mixesAudio ? try FrameAudio(capture: capture, plan: plan, ledger: ledger, levels: levels) : nil
         ready = Handoff(capacity: Self.canvasCount - 1)
         free = Handoff(capacity: Self.canvasCount)
         for _ in 0..<Self.canvasCount { free.put(try compositor.makeCanvas()) }
-        totalSamples = MediaTime.samples(ms: plan.durationMs)
     }
 
     /// Media files that could not be read; read after the thread is done.
-    var lostMedia: [String: String] { compositor.lostMedia.merging(mix.lostMedia) { a, _ in a } }
+    var lostMedia: [String: String] { compositor.lostMedia.merging(audio?.lostMedia ?? [:]) { a, _ in a } }
     var warnings: [String] { compositor.warnings }
     var decodedFrames: [String: Int] { compositor.decoded.framesByFile }
     var layerStandIns: [LayerStandIn] { compositor.standIns.stretches }
@@ -66,33 +65,32 @@ final class FrameProducer: @unchecked Sendable {
         thread.start()
     }
 
+    /// Starts the thread and hands `each` every frame in order on the calling thread, polling
+    /// `shouldStop` before each; on every way out the thread is stopped and waited for.
+    func run(shouldStop: () -> Bool, each: (ComposedFrame) throws -> Void) throws {
+        let done = DispatchSemaphore(value: 0)
+        start(finished: done)
+        defer {
+            ready.close()
+            free.close()
+            done.wait()
+        }
+        while let next = ready.take() {
+            if shouldStop() { throw CancellationError() }
+            try each(try next.get())
+        }
+    }
+
     private func produce() {
-        let fps = plan.fps
-        var intervalIndex = 0
-        var samplesDone = 0
-        for n in 0..<frameCount {
+        var intervals = FrameIntervals(plan: plan)
+        for n in frames {
             guard let canvas = free.take() else { return }
             clock.charge(.other)
             do {
-                let tMs = MediaTime.ms(atFrame: n, fps: fps)
-                while intervalIndex + 1 < plan.intervals.count, plan.intervals[intervalIndex].endMs <= tMs { intervalIndex += 1 }
-                let interval = plan.intervals[intervalIndex]
-                try compositor.paint(interval, background: plan.background, at: Double(n) / Double(fps), on: canvas,
+                let interval = intervals.interval(atFrame: n)
+                try compositor.paint(interval, background: plan.background, at: Double(n) / Double(plan.fps), on: canvas,
                                      clock: &clock)
-
-                // The audio up to the end of this frame, in blocks that never cross an interval boundary.
-                let audioEnd = min(totalSamples, MediaTime.sample(atFrame: n + 1, fps: fps))
-                var planes: [[Float]] = [[], []]
-                while samplesDone < audioEnd {
-                    let at = MediaTime.ms(atSample: samplesDone)
-                    let current = plan.interval(atMs: at) ?? interval
-                    let boundary = MediaTime.samples(ms: current.endMs)
-                    let count = max(1, min(audioEnd, boundary) - samplesDone)
-                    // Read where the session has it: later than the output by what edits cut before here.
-                    mix.append(current, start: current.sessionSample(samplesDone), count: count, to: &planes)
-                    samplesDone += count
-                }
-                outputMeter.add(planar: planes)
+                let planes = audio?.samples(endingFrame: n, interval: interval) ?? [[], []]
                 clock.charge(.audioDecodeMix)
                 guard ready.put(.success(ComposedFrame(index: n, canvas: canvas, audio: planes))) else { return }
             } catch {

@@ -24,11 +24,18 @@ extension StageMix {
 
         @OptionGroup var target: ComposeTarget
 
+        @OptionGroup var chunks: ChunkOptions
+
+        /// The options together: `--chunk-seconds` is checked against `--segment-seconds`.
+        func validate() throws {
+            try target.options(plan: plan, encode: encode, chunks: chunks).validateForCommandLine()
+        }
+
         func run() async throws {
             let signals = StopSignals()
             try await runReportingErrors {
                 MediaLog.setLevel(.error)
-                let options = target.options(plan: plan, encode: encode)
+                let options = target.options(plan: plan, encode: encode, chunks: chunks)
                 let captureDirectory = plan.capture
                 // A speaker layout decodes every microphone while planning: C work, on a thread of its own, stoppable.
                 let planned: (Capture, Layout, PlanDocument)
@@ -42,7 +49,11 @@ extension StageMix {
                 let (capture, _, doc) = planned
                 try capture.checkStorage()
                 for warning in doc.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
-                let job = ComposeRun(capture: capture, document: doc, settings: ComposeSettings(options))
+                let chunking = options.chunkSeconds.map {
+                    Chunking(seconds: $0, jobs: options.jobs ?? ProcessInfo.processInfo.activeProcessorCount, options: options,
+                             runner: ChunkProcess())
+                }
+                let job = ComposeRun(capture: capture, document: doc, settings: ComposeSettings(options), chunking: chunking)
                 let destination: OutputDestination
                 do { destination = try OutputDestination(parsing: target.out) } catch { throw BadInput(error) }
                 let publisher = destination.publisher(overwrite: target.overwrite, protecting: [capture.directory])
@@ -60,6 +71,11 @@ extension StageMix {
                         throw ExitCode(status)
                     }
                     if error is OutputRefusal { throw BadInput(error) }
+                    if let chunk = error as? ChunkFailure, !chunk.signalled, chunk.status != 0 {
+                        // The chunk said what went wrong, and its exit status says whose fault it was.
+                        FileHandle.standardError.write(Data("stagemix: \(chunk)\n".utf8))
+                        throw ExitCode(chunk.status)
+                    }
                     throw error
                 }
                 for standIn in report.layerStandIns {

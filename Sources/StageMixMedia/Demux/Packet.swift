@@ -28,6 +28,19 @@ public final class Packet: @unchecked Sendable {
         p.pointee.flags = isKeyframe ? AV_PKT_FLAG_KEY : 0
     }
 
+    /// A new reference to this packet's payload with its timestamps and duration restamped, in
+    /// `timeBase`: for containers that do not keep them (NUT keeps neither decoding times nor durations).
+    public func restamped(pts: Int64, dts: Int64, duration: Int64, timeBase: Rational) throws(MediaError) -> Packet {
+        guard let p = av_packet_alloc() else { throw .outOfMemory("packet") }
+        let copy = Packet(taking: p, timeBase: timeBase)
+        try ffCheck(av_packet_ref(p, pointer), .outOfMemory, "packet reference")
+        p.pointee.time_base = timeBase.av
+        p.pointee.pts = pts
+        p.pointee.dts = dts
+        p.pointee.duration = duration
+        return copy
+    }
+
     deinit {
         var p: UnsafeMutablePointer<AVPacket>? = pointer
         av_packet_free(&p)

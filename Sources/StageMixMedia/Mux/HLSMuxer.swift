@@ -55,6 +55,12 @@ public final class HLSMuxer: @unchecked Sendable {
         try muxer.addStream(from: encoder)
     }
 
+    /// Adds a stream with the parameters of a demuxed one (packets encoded elsewhere, in `timeBase`,
+    /// the stream's when nil); returns its index.
+    public func addStream(copying stream: StreamInfo, timeBase: Rational? = nil) throws(MediaError) -> Int {
+        try muxer.addStream(copying: stream, timeBase: timeBase)
+    }
+
     public func writeHeader() throws(MediaError) {
         try muxer.writeHeader(options: options)
     }

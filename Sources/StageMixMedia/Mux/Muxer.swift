@@ -71,9 +71,10 @@ public final class Muxer: @unchecked Sendable {
         return try addStream(parameters: par, timeBase: Rational(1, Int32(MediaTime.sampleRate)))
     }
 
-    /// Adds a stream with the same codec parameters as a demuxed one (remuxing).
-    public func addStream(copying stream: StreamInfo) throws(MediaError) -> Int {
-        try addStream(parameters: stream.parameters.pointer, timeBase: stream.timeBase)
+    /// Adds a stream with the same codec parameters as a demuxed one (remuxing), its packets in
+    /// `timeBase` (the demuxed stream's when nil).
+    public func addStream(copying stream: StreamInfo, timeBase: Rational? = nil) throws(MediaError) -> Int {
+        try addStream(parameters: stream.parameters.pointer, timeBase: timeBase ?? stream.timeBase)
     }
 
     private func addStream(parameters: UnsafePointer<AVCodecParameters>, timeBase: Rational) throws(MediaError) -> Int {

@@ -11,3 +11,14 @@ public struct LoudnessReport: Sendable, Codable, Equatable {
     public var trackGainDB: [String: Double]
     public var masterGainDB: Double
 }
+
+extension LoudnessReport {
+    /// The loudness pass's gains (nil when off) and what `audio`'s meter measured of the output.
+    init(levels: LoudnessAnalysis.Result?, audio: FrameAudio?) {
+        /// Nil for the meter's `-inf` (silence), which JSON cannot carry.
+        func finite(_ value: Double?) -> Double? { value.flatMap { $0.isFinite ? $0 : nil } }
+        self.init(targetLUFS: levels?.targetLUFS, inputLUFS: levels?.inputLUFS,
+                  outputLUFS: finite(audio?.meter.integratedLUFS), outputTruePeakDBTP: finite(audio?.meter.truePeakDBTP),
+                  trackGainDB: levels?.trackGainDB ?? [:], masterGainDB: levels?.masterGainDB ?? 0)
+    }
+}

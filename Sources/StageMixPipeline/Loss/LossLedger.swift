@@ -19,6 +19,16 @@ final class LossLedger {
     /// of a gap where the plan stops showing the track (a pause, an unpublish) within that frame is not a loss.
     static let gapToleranceMs = 100
 
+    /// Every note as taken, on the session's clock and perhaps open-ended: what a chunk hands the run
+    /// that joins it, which notes them again so that `losses(in:)` merges across chunk boundaries.
+    var notesTaken: [MediaLoss] { notes }
+
+    /// Takes a note another ledger took (a chunk's).
+    func note(_ taken: MediaLoss) {
+        note(taken.cause, trackId: taken.trackId, layer: taken.layer, file: taken.file, fromMs: taken.fromMs, toMs: taken.toMs,
+             standIn: taken.standIn, detail: taken.detail)
+    }
+
     func note(_ cause: MediaLoss.Cause, trackId: String, layer: LayerQuality?, file: String, fromMs: Int,
               toMs: Int = .max, standIn: LayerQuality? = nil, detail: String? = nil) {
         guard toMs > fromMs else { return }

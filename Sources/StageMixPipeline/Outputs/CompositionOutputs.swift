@@ -5,41 +5,41 @@ import StageMixMedia
 import StageMixPublishing
 import StageMixTime
 
-/// Every output of a composition, made from its settings: the video renditions (each a sink of
-/// the composed canvases), the audio, the thumbnails, and the containers their packets go to. The
-/// pipeline composes each frame once and hands it here; what is written, and in how many sizes,
-/// is decided here alone.
+/// The containers of a composition and what feeds them besides the video: the HLS playlists
+/// and segments, `composition.mp4`, and the audio's AAC encoder. The video streams come in made
+/// elsewhere: from the renditions' encoders (``CanvasEncoders``) in a whole run, from the chunks'
+/// files when a chunked run joins them; each stream's packets take ``videoRoutes``.
 ///
 /// One rendition (the default) writes `hls/index.m3u8` with video and audio in the same segments.
 /// A ladder writes `hls/index.m3u8` as a master playlist over `hls/WxH/index.m3u8` (video only,
 /// one per rendition) and `hls/audio/index.m3u8` (the one audio rendition); every rendition gets
-/// its keyframes at the same instants, so their segments start together. The renditions after the
-/// first scale and encode on threads of their own. `composition.mp4` carries the largest rendition.
+/// its keyframes at the same instants, so their segments start together. `composition.mp4` carries
+/// the largest rendition.
 final class CompositionOutputs {
-    private let inline: [any CanvasSink]
-    private let threads: [SinkThread]
     let audio: AudioOutput
+    /// Where each video stream's packets go, in the order of the streams given.
+    private(set) var videoRoutes: [PacketRoutes]
     private let hls: [HLSMuxer]
     private let file: Muxer?
-    private let renditions: [VideoRendition]
+    private let video: [VideoStream]
     private let hlsDirectory: URL
     private let audioPlaylist: URL?
     private let segmentFormat: HLSMuxer.SegmentType
 
-    init(plan: CompositionPlan, settings: ComposeSettings, stageEvents: [StageEvent],
-         hlsDirectory: URL, mp4: URL?, pictures: URL?) throws {
+    /// Whether the encoders must put SPS/PPS out of band: MP4 and fMP4 want them there, and a
+    /// ladder's master playlist reads each video's codec from them.
+    static func needsGlobalHeader(_ settings: ComposeSettings, mp4: Bool) -> Bool {
+        !settings.renditions.isEmpty || settings.segmentFormat == .fmp4 || mp4
+    }
+
+    init(plan: CompositionPlan, settings: ComposeSettings, stageEvents: [StageEvent], video: [VideoStream],
+         hlsDirectory: URL, mp4: URL?) throws {
         self.hlsDirectory = hlsDirectory
+        self.video = video
         segmentFormat = settings.segmentFormat
         let ladder = !settings.renditions.isEmpty
-        let wanted = ladder ? settings.renditions
-            : [Rendition(width: plan.canvas.width, height: plan.canvas.height, rate: settings.videoRate)]
-        let keyframeEvery = RenditionSpec.keyframeInterval(canvasFps: plan.fps, segmentSeconds: settings.segmentSeconds)
-        // A ladder's master playlist names each video's codec, read from its global header.
-        let globalHeader = ladder || settings.segmentFormat == .fmp4 || mp4 != nil
-        renditions = try wanted.map {
-            try VideoRendition($0, canvas: (plan.canvas.width, plan.canvas.height), canvasFps: plan.fps,
-                               keyframeEvery: keyframeEvery, settings: settings, globalHeader: globalHeader)
-        }
+        let globalHeader = Self.needsGlobalHeader(settings, mp4: mp4 != nil)
+        videoRoutes = video.map { _ in PacketRoutes() }
         audio = AudioOutput(encoder: try AudioEncoder(sampleRate: MediaTime.sampleRate, channels: 2,
                                                       bitrate: settings.audioBitrate, globalHeader: globalHeader))
         let dateRanges = Self.dateRanges(stageEvents)
@@ -51,11 +51,11 @@ final class CompositionOutputs {
         }
         if ladder {
             var muxers: [HLSMuxer] = []
-            for rendition in renditions {
-                let directory = hlsDirectory.appendingPathComponent(rendition.rendition.name)
+            for (index, stream) in video.enumerated() {
+                let directory = hlsDirectory.appendingPathComponent(stream.rendition.name)
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
                 let muxer = try playlist(in: directory)
-                rendition.routes.append(muxer, stream: try muxer.addStream(from: rendition.encoder))
+                videoRoutes[index].append(muxer, stream: try stream.addStream(to: muxer))
                 muxers.append(muxer)
             }
             let directory = hlsDirectory.appendingPathComponent(OutputFiles.audioRendition)
@@ -70,7 +70,7 @@ final class CompositionOutputs {
             audioPlaylist = muxer.playlistURL
         } else {
             let muxer = try playlist(in: hlsDirectory)
-            renditions[0].routes.append(muxer, stream: try muxer.addStream(from: renditions[0].encoder))
+            videoRoutes[0].append(muxer, stream: try video[0].addStream(to: muxer))
             audio.routes.append(muxer, stream: try muxer.addStream(from: audio.encoder))
             hls = [muxer]
             audioPlaylist = nil
@@ -81,62 +81,34 @@ final class CompositionOutputs {
         // media once the file is whole; the stage's events are its chapters.
         file = try mp4.map { url throws(MediaError) in try Muxer(url: url, format: "mp4") }
         if let file {
-            renditions[0].routes.append(file, stream: try file.addStream(from: renditions[0].encoder))
+            videoRoutes[0].append(file, stream: try video[0].addStream(to: file))
             audio.routes.append(file, stream: try file.addStream(from: audio.encoder))
             for chapter in Self.chapters(stageEvents, durationMs: plan.durationMs) {
                 try file.addChapter(start: MediaTime.seconds(ms: chapter.startMs), end: MediaTime.seconds(ms: chapter.endMs), title: chapter.title)
             }
             try file.writeHeader(options: ["movflags": "+faststart"])
         }
-
-        let thumbnails = try settings.thumbnailSeconds.flatMap { seconds in
-            try pictures.map { try ThumbnailWriter(directory: $0, plan: plan, seconds: seconds) }
-        }
-        inline = [renditions[0]] + (thumbnails.map { [$0] } ?? [])
-        threads = renditions.dropFirst().map { SinkThread($0, name: "stagemix-\($0.rendition.name)") }
     }
 
-    /// Hands composed frame `index` to every sink; `giveBack` gets the canvas once all have taken it.
-    func take(_ canvas: CanvasFrame, index: Int, giveBack: @escaping (CanvasFrame) -> Void) throws {
-        let lease = CanvasLease(canvas, index: index, holders: threads.count + 1, giveBack: giveBack)
-        defer { lease.release() }
-        // The threads first, so that they scale and encode while this thread does. Each gets the
-        // lease (and lets go of it) even when another has failed, so the canvas always goes back.
-        var failure: (any Error)?
-        for thread in threads {
-            do { try thread.post(lease) } catch { failure = failure ?? error }
-        }
-        if let failure { throw failure }
-        for sink in inline { try sink.take(canvas, index: index) }
-    }
-
-    /// Flushes every encoder, closes every container, and writes the master playlist of a ladder.
+    /// After the video's last packets: flushes the audio, closes every container, and writes the
+    /// master playlist of a ladder.
     func finish() throws {
-        for sink in inline { try sink.finish() }
-        for thread in threads { try thread.finish() }
         try audio.finish()
         for muxer in hls { try muxer.finish() }
         try file?.finish()
         if let audioPlaylist { try writeMasterPlaylist(audio: audioPlaylist) }
     }
 
-    /// Stops the rendition threads and waits for them, dropping what they have not taken; every way
-    /// out of the pipeline goes through here (after `finish`, they have ended already).
-    func stop() {
-        for thread in threads { thread.join(abandoning: true) }
-    }
-
     private func writeMasterPlaylist(audio: URL) throws {
         let audioRate = try MediaPlaylistBitrate.measure(audio)
         var variants: [MasterPlaylist.Variant] = []
-        for (rendition, muxer) in zip(renditions, hls) {
-            guard let codec = rendition.encoder.codecString else {
-                throw MediaError(.muxFailed, "no H.264 sequence parameter set in rendition \(rendition.rendition.name)'s header")
+        for (stream, muxer) in zip(video, hls) {
+            guard let codec = stream.codecString else {
+                throw MediaError(.muxFailed, "no H.264 sequence parameter set in rendition \(stream.rendition.name)'s header")
             }
-            let settings = rendition.encoder.settings
             variants.append(MasterPlaylist.Variant(
-                uri: "\(rendition.rendition.name)/\(muxer.playlistURL.lastPathComponent)", width: settings.width,
-                height: settings.height, fps: Int(settings.frameRate.numerator / max(1, settings.frameRate.denominator)),
+                uri: "\(stream.rendition.name)/\(muxer.playlistURL.lastPathComponent)", width: stream.rendition.width,
+                height: stream.rendition.height, fps: stream.fps,
                 videoCodec: codec, bitrate: try MediaPlaylistBitrate.measure(muxer.playlistURL) + audioRate))
         }
         let text = MasterPlaylist(audioURI: "audio/\(audio.lastPathComponent)", variants: variants,

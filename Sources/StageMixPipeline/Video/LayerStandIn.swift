@@ -19,11 +19,17 @@ final class LayerStandInLog {
     init(frameMs: Int) { gapMs = frameMs * 3 / 2 + 1 }
 
     func record(trackId: String, planned: LayerQuality, shown: LayerQuality, atMs ms: Int, frameMs: Int) {
-        if let last = stretches.indices.last(where: { stretches[$0].trackId == trackId }),
-           stretches[last].planned == planned, stretches[last].shown == shown, ms - stretches[last].toMs <= gapMs {
-            stretches[last].toMs = ms + frameMs
+        record(LayerStandIn(trackId: trackId, planned: planned, shown: shown, fromMs: ms, toMs: ms + frameMs))
+    }
+
+    /// Records a stretch (a frame's, or a chunk's whole stretch), extending the track's last one it follows.
+    func record(_ stretch: LayerStandIn) {
+        if let last = stretches.indices.last(where: { stretches[$0].trackId == stretch.trackId }),
+           stretches[last].planned == stretch.planned, stretches[last].shown == stretch.shown,
+           stretch.fromMs - stretches[last].toMs <= gapMs {
+            stretches[last].toMs = max(stretches[last].toMs, stretch.toMs)
             return
         }
-        stretches.append(LayerStandIn(trackId: trackId, planned: planned, shown: shown, fromMs: ms, toMs: ms + frameMs))
+        stretches.append(stretch)
     }
 }

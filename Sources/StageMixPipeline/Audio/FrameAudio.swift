@@ -1,0 +1,45 @@
+import StageMixCapture
+import StageMixPlan
+import StageMixMedia
+import StageMixTime
+
+/// The mixed audio of a composition, frame by frame: the samples that end with each output frame,
+/// mixed in blocks that never cross an interval boundary, and measured on their way to the AAC
+/// encoder. A whole run takes them beside each painted canvas; a chunked run, once for the whole
+/// session, while it joins the chunks' video (docs/chunks.md).
+final class FrameAudio {
+    private let plan: CompositionPlan
+    private let mix: AudioMix
+    private let totalSamples: Int
+    private var samplesDone = 0
+    /// Measures what goes to the AAC encoder.
+    let meter: LoudnessMeter
+
+    init(capture: Capture, plan: CompositionPlan, ledger: LossLedger, levels: LoudnessAnalysis.Result?) throws(MediaError) {
+        self.plan = plan
+        mix = AudioMix(capture: capture, ledger: ledger, levels: levels)
+        meter = try LoudnessMeter(channels: 2, sampleRate: MediaTime.sampleRate)
+        totalSamples = MediaTime.samples(ms: plan.durationMs)
+    }
+
+    /// Media files that could not be read, with why.
+    var lostMedia: [String: String] { mix.lostMedia }
+
+    /// Stereo planes of the audio from where the last call ended to the end of frame `n`, which
+    /// shows `interval`. Frames are taken in order, each once.
+    func samples(endingFrame n: Int, interval: PlanInterval) -> [[Float]] {
+        let audioEnd = min(totalSamples, MediaTime.sample(atFrame: n + 1, fps: plan.fps))
+        var planes: [[Float]] = [[], []]
+        while samplesDone < audioEnd {
+            let at = MediaTime.ms(atSample: samplesDone)
+            let current = plan.interval(atMs: at) ?? interval
+            let boundary = MediaTime.samples(ms: current.endMs)
+            let count = max(1, min(audioEnd, boundary) - samplesDone)
+            // Read where the session has it: later than the output by what edits cut before here.
+            mix.append(current, start: current.sessionSample(samplesDone), count: count, to: &planes)
+            samplesDone += count
+        }
+        meter.add(planar: planes)
+        return planes
+    }
+}

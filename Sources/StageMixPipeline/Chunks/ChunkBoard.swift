@@ -1,0 +1,60 @@
+import Foundation
+
+/// The chunks of a run as its worker threads and its join see them: which comes next, which are
+/// done (with their results), and the first failure, which stops the rest.
+final class ChunkBoard: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var next = 0
+    private var results: [Int: ChunkResult] = [:]
+    private var failure: (any Error)?
+    private var stopping = false
+    let count: Int
+
+    init(count: Int) { self.count = count }
+
+    /// The next chunk to encode, in order; nil once all are taken or the run stops.
+    func take() -> Int? {
+        condition.withLock {
+            guard !stopping, failure == nil, next < count else { return nil }
+            defer { next += 1 }
+            return next
+        }
+    }
+
+    func finish(_ index: Int, with outcome: Result<ChunkResult, any Error>) {
+        condition.withLock {
+            switch outcome {
+            case .success(let result): results[index] = result
+            case .failure(let error): if failure == nil, !stopping { failure = error }
+            }
+            condition.broadcast()
+        }
+    }
+
+    /// Stops handing out chunks and tells the running ones to stop.
+    func stop() {
+        condition.withLock {
+            stopping = true
+            condition.broadcast()
+        }
+    }
+
+    var shouldStop: Bool { condition.withLock { stopping || failure != nil } }
+
+    /// Waits for chunk `index`, polling `shouldStop` (the caller's) every tenth of a second; throws
+    /// the first failure of any chunk, or `CancellationError` when stopped.
+    func wait(for index: Int, shouldStop: () -> Bool) throws -> ChunkResult {
+        while true {
+            let state: (ChunkResult?, (any Error)?, Bool) = condition.withLock {
+                if results[index] == nil, failure == nil, !stopping { _ = condition.wait(until: Date().addingTimeInterval(0.1)) }
+                return (results[index], failure, stopping)
+            }
+            if let failure = state.1 { throw failure }
+            if let result = state.0 { return result }
+            if state.2 || shouldStop() {
+                stop()
+                throw CancellationError()
+            }
+        }
+    }
+}

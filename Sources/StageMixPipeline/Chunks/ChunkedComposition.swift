@@ -1,0 +1,165 @@
+import Foundation
+import StageMixCapture
+import StageMixPlan
+import StageMixOptions
+import StageMixMedia
+import StageMixTime
+
+/// A composition whose video is encoded in chunks side by side and joined into the output a whole
+/// run writes (docs/chunks.md). Chunk `k` covers `--chunk-seconds` of output frames from `k` times
+/// that, a whole number of segments, so it starts where a segment does; up to `--jobs` chunks run
+/// at once through the runner. This process meanwhile runs the loudness pass, then joins the chunks
+/// in order as they finish: their packets restamped into the same containers, with the audio mixed
+/// and AAC-encoded once for the whole session, as a whole run has it.
+struct ChunkedComposition {
+    let capture: Capture
+    let plan: CompositionPlan
+    let settings: ComposeSettings
+    let stageEvents: [StageEvent]
+    let chunking: Chunking
+
+    /// Output frames of each chunk, in order.
+    static func ranges(frameCount: Int, plan: CompositionPlan, settings: ComposeSettings, chunkSeconds: Double) -> [Range<Int>] {
+        let keyframeEvery = RenditionSpec.keyframeInterval(canvasFps: plan.fps, segmentSeconds: settings.segmentSeconds)
+        let perChunk = keyframeEvery * max(1, Int((chunkSeconds / settings.segmentSeconds).rounded()))
+        return stride(from: 0, to: frameCount, by: perChunk).map { $0..<min($0 + perChunk, frameCount) }
+    }
+
+    /// Writes the output as ``CompositionPipeline/run(hlsDirectory:mp4:pictures:progress:shouldStop:)``
+    /// does; `work` (inside the staging folder) holds the chunks' jobs, files and results.
+    func run(hlsDirectory: URL, mp4: URL?, pictures: URL?, work: URL, progress: (ComposeProgress) -> Void,
+             shouldStop: () -> Bool) throws -> (CompositionPipeline.Result, ChunkingReport) {
+        let cpuStart = CurrentThread.processCPUSeconds
+        let started = Date()
+        let frameCount = plan.intervals.isEmpty ? 0 : MediaTime.frameCount(ms: plan.durationMs, fps: plan.fps)
+        let ranges = Self.ranges(frameCount: frameCount, plan: plan, settings: settings, chunkSeconds: chunking.seconds)
+        let location = capture.directory.isFileURL ? capture.directory.path : capture.directory.absoluteString
+        let jobs = ranges.enumerated().map { index, frames in
+            ChunkJob(index: index, capture: location, options: chunking.options, plan: plan, from: frames.lowerBound,
+                     to: frames.upperBound, work: work.path, pictures: pictures?.path)
+        }
+        let board = ChunkBoard(count: jobs.count)
+        let workers = (0..<min(chunking.jobs, jobs.count)).map { _ in DispatchSemaphore(value: 0) }
+        let runner = chunking.runner
+        for done in workers {
+            let thread = Thread {
+                CurrentThread.setName("stagemix-chunks")
+                defer { done.signal() }
+                while let index = board.take() {
+                    let job = jobs[index]
+                    board.finish(index, with: Result {
+                        try job.write(to: job.jobFile)
+                        try runner.run(job: job.jobFile, shouldStop: { board.shouldStop })
+                        return try ChunkResult.read(from: job.resultFile)
+                    })
+                }
+            }
+            thread.start()
+        }
+        // Every chunk is stopped and waited for on every way out, before the work folder goes.
+        defer {
+            board.stop()
+            for done in workers { done.wait() }
+        }
+
+        // While the chunks encode: the loudness pass, whose gains the audio mix needs from its first block.
+        let levels = try settings.loudnessLUFS.map {
+            try LoudnessAnalysis(capture: capture, plan: plan, targetLUFS: $0).run(shouldStop: { shouldStop() || board.shouldStop })
+        }
+        let loudnessCPU = CurrentThread.processCPUSeconds - cpuStart
+        let joined = try join(jobs: jobs, board: board, levels: levels, hlsDirectory: hlsDirectory, mp4: mp4,
+                              started: started, progress: progress, shouldStop: shouldStop)
+        let results = joined.results
+        var clock = joined.clock
+        clock.charge(.other)
+        let joinCPU = CurrentThread.processCPUSeconds - cpuStart
+        let cpu = results.map(\.cpuSeconds).reduce(CPUSeconds(total: joinCPU, clock: clock, loudnessPass: loudnessCPU), +)
+        var decoded: [String: Int] = [:]
+        var lost: [String: String] = [:]
+        var warnings: [String] = []
+        for result in results {
+            decoded.merge(result.decodedFrames, uniquingKeysWith: +)
+            lost.merge(result.lostMedia) { a, _ in a }
+            warnings += result.warnings.filter { !warnings.contains($0) }
+        }
+        lost.merge(joined.audio.lostMedia) { a, _ in a }
+        // The chunks' notes with the audio's, merged as one run's: a stretch across a boundary is one.
+        for note in results.flatMap(\.lossNotes) { joined.ledger.note(note) }
+        let standIns = LayerStandInLog(frameMs: 1000 / max(1, plan.fps))
+        for stretch in results.flatMap(\.layerStandIns) { standIns.record(stretch) }
+        let fps = Double(plan.fps)
+        let report = ChunkingReport(
+            chunkSeconds: chunking.seconds, jobs: chunking.jobs,
+            chunks: results.map {
+                .init(index: $0.index, fromSeconds: Double($0.from) / fps, toSeconds: Double($0.to) / fps,
+                      cpuSeconds: ($0.cpuSeconds.total * 1000).rounded() / 1000, wallSeconds: ($0.wallSeconds * 1000).rounded() / 1000)
+            },
+            joinCPUSeconds: (joinCPU * 1000).rounded() / 1000)
+        let result = CompositionPipeline.Result(
+            frames: frameCount, audioSamples: joined.samples, lostMedia: lost, warnings: warnings,
+            losses: joined.ledger.losses(in: plan),
+            decodedFrames: decoded, cpuSeconds: cpu, loudness: LoudnessReport(levels: levels, audio: joined.audio),
+            layerStandIns: standIns.stretches)
+        return (result, report)
+    }
+
+    private struct Joined {
+        var results: [ChunkResult]
+        var samples: Int
+        var audio: FrameAudio
+        var ledger: LossLedger
+        var clock: StageClock
+    }
+
+    /// Joins the chunks in order as each is done: every rendition's packets into the containers,
+    /// the session's audio mixed frame by frame beside them.
+    private func join(jobs: [ChunkJob], board: ChunkBoard, levels: LoudnessAnalysis.Result?, hlsDirectory: URL, mp4: URL?,
+                      started: Date, progress: (ComposeProgress) -> Void, shouldStop: () -> Bool) throws -> Joined {
+        var clock = StageClock()
+        let ledger = LossLedger()
+        let audio = try FrameAudio(capture: capture, plan: plan, ledger: ledger, levels: levels)
+        let renditions = settings.renditions.isEmpty
+            ? [Rendition(width: plan.canvas.width, height: plan.canvas.height, rate: settings.videoRate)] : settings.renditions
+        let fps = renditions.map { $0.fps ?? plan.fps }
+        var outputs: CompositionOutputs?
+        var intervals = FrameIntervals(plan: plan)
+        var results: [ChunkResult] = []
+        var samples = 0
+        let total = MediaTime.seconds(ms: plan.durationMs)
+        for job in jobs {
+            let result = try board.wait(for: job.index, shouldStop: shouldStop)
+            clock.charge(.other)
+            let readers = try renditions.indices.map { r throws(MediaError) in
+                try ChunkVideoReader(url: job.videoFile(rendition: r), firstFrame: job.from / (plan.fps / fps[r]), fps: fps[r])
+            }
+            if outputs == nil {
+                outputs = try CompositionOutputs(
+                    plan: plan, settings: settings, stageEvents: stageEvents,
+                    video: zip(renditions, readers).enumerated().map { r, pair in
+                        VideoStream(rendition: pair.0, fps: fps[r], origin: .chunks(pair.1.stream))
+                    },
+                    hlsDirectory: hlsDirectory, mp4: mp4)
+            }
+            guard let outputs else { break }
+            for n in job.frames {
+                for r in readers.indices where n % (plan.fps / fps[r]) == 0 {
+                    let packet = try readers[r].next(decodeIndex: n / (plan.fps / fps[r]), delay: result.reorderDelayFrames[r])
+                    try outputs.videoRoutes[r].write(packet)
+                }
+                clock.charge(.other)
+                let planes = audio.samples(endingFrame: n, interval: intervals.interval(atFrame: n))
+                clock.charge(.audioDecodeMix)
+                try outputs.audio.send(planar: planes)
+                samples += planes[0].count
+            }
+            for reader in readers { try reader.checkEnd() }
+            // What the join has read goes: a long session's chunks need not all sit on the disk at once.
+            for r in renditions.indices { try? FileManager.default.removeItem(at: job.videoFile(rendition: r)) }
+            results.append(result)
+            progress(ComposeProgress(composedSeconds: Double(job.to) / Double(plan.fps), totalSeconds: total,
+                                     elapsedSeconds: Date().timeIntervalSince(started)))
+        }
+        try outputs?.finish()
+        return Joined(results: results, samples: samples, audio: audio, ledger: ledger, clock: clock)
+    }
+}
