@@ -106,6 +106,7 @@ let package = Package(
         ], swiftSettings: swiftSettings),
         // The HTTP API over the queue: auth, compositions, plans, the webhook outbox and its delivery.
         .target(name: "StageMixService", dependencies: [
+            "StageMixReportPage",
             "StageMixQueue", "StageMixOptions", "StageMixCapture", "StageMixPlan", "StageMixLayout", "StageMixPipeline", "StageMixPublishing", "StageMixStorage", "StageMixTime",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "JWTKit", package: "jwt-kit"),

@@ -17,6 +17,12 @@ public struct ReportPage: Sendable {
     /// (a lost-media mark never is, and is drawn at least this wide).
     static let width = 1000.0
 
+    /// What the page may load: its own inline style and script, its images and video from where it lies
+    /// (a folder or the server that serves it), and nothing from anywhere else. In the page, and sent
+    /// as a header by `stagemix serve`.
+    public static let contentSecurityPolicy =
+        "default-src 'none'; img-src 'self' data: file:; media-src 'self' data: file:; style-src 'unsafe-inline'; script-src 'unsafe-inline'"
+
     public init(document: PlanDocument, run: ComposedRun? = nil, capture: Capture? = nil) {
         self.document = document
         self.run = run
@@ -29,7 +35,7 @@ public struct ReportPage: Sendable {
         let session = HTMLText.escape(document.timeline.sessionId)
         page.raw("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
         page.raw("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">")
-        page.raw("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; img-src 'self' data: file:; media-src 'self' data: file:; style-src 'unsafe-inline'; script-src 'unsafe-inline'\">")
+        page.raw("<meta http-equiv=\"Content-Security-Policy\" content=\"\(Self.contentSecurityPolicy)\">")
         page.raw("<title>StageMix: \(session)</title><style>\(ReportPageStyle.css)</style></head><body>")
         header(&page)
         player(&page)

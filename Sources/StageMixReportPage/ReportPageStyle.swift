@@ -13,7 +13,7 @@ enum ReportPageStyle {
         "screenshare": "screen share", "excluded": "excluded by edits", "lost": "media lost", "layer": "simulcast layer read",
     ]
 
-    /// A CSS class name for a tier name (any text): letters and digits kept, the rest dashes.
+    /// A CSS class for a tier name (any text): one of Agora's five tiers, or `x` for any other.
     static func tierClass(_ tier: String) -> String {
         let known = ["audio": "0", "hd": "1", "full hd": "2", "2k": "3", "2k+": "4"]
         return known[tier.lowercased()] ?? "x"
@@ -67,7 +67,8 @@ enum ReportPageStyle {
           var t=e.target.closest?e.target.closest('[data-out-ms]'):null;
           if(t&&t.tagName!=='BUTTON'){e.preventDefault();seek(+t.getAttribute('data-out-ms'));}
         });
-        if(video){video.addEventListener('error',function(){var n=document.createElement('p');n.className='hint';n.textContent='The video cannot be played from here: open report.html in the output folder, beside composition.mp4.';video.parentNode.insertBefore(n,video.nextSibling);});}
+        function unplayable(){if(document.getElementById('unplayable'))return;var n=document.createElement('p');n.id='unplayable';n.className='hint';n.textContent='The video cannot be played from here: open report.html in the output folder, beside composition.mp4.';video.parentNode.insertBefore(n,video.nextSibling);}
+        if(video){video.addEventListener('error',unplayable);if(video.error||video.networkState===3)unplayable();}
         if(video&&head&&duration){video.addEventListener('timeupdate',function(){
           var track=lanes.querySelector('svg.track');if(!track)return;
           var w=track.getBoundingClientRect().width,s=toSession(video.currentTime*1000);

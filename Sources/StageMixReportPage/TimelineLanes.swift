@@ -105,9 +105,9 @@ public struct TimelineLanes: Sendable {
             spans.append(PageSpan(participantId: turn.participantId, kind: .speaking, fromMs: from, toMs: max(to, from + 1),
                                   outputMs: turn.fromMs, label: "\(name) speaking"))
         }
+        let sessionMs = timeline.output?.sessionDurationMs ?? timeline.durationMs
+        let bucketMs = max(1, (sessionMs + 999) / 1000)
         if let capture {
-            let sessionMs = timeline.output?.sessionDurationMs ?? timeline.durationMs
-            let bucketMs = max(1, sessionMs / 1000)
             var counts: [Int: (joined: Int, left: Int)] = [:]
             for event in capture.events {
                 switch event.action {
@@ -124,15 +124,27 @@ public struct TimelineLanes: Sendable {
                 }
             }
         }
+        // Invitations: each one's request and outcome, or per thousandth of the session when there are
+        // more than a thousand (a page stays readable and bounded however many a session holds).
+        var invitationMarks: [(kind: Marker.Kind, atMs: Int, label: String)] = []
         for invitation in timeline.invitations {
             let sender = invitation.senderName ?? invitation.senderId
-            markers.append(Marker(participantId: nil, kind: .requested, atMs: invitation.requestedAtMs,
-                                  outputMs: timeline.outputMs(ofSession: invitation.requestedAtMs),
-                                  label: "\(sender) invited \(invitation.receiverId) on stage"))
+            invitationMarks.append((.requested, invitation.requestedAtMs, "\(sender) invited \(invitation.receiverId) on stage"))
             if let resolved = invitation.resolvedAtMs, let kind = Marker.Kind(rawValue: invitation.outcome.rawValue), kind != .requested {
-                markers.append(Marker(participantId: nil, kind: kind, atMs: resolved, outputMs: timeline.outputMs(ofSession: resolved),
-                                      label: "\(invitation.receiverId) \(invitation.outcome.rawValue) \(sender)'s invitation"))
+                invitationMarks.append((kind, resolved, "\(invitation.receiverId) \(invitation.outcome.rawValue) \(sender)'s invitation"))
             }
+        }
+        if invitationMarks.count > 1000 {
+            var counts: [String: (kind: Marker.Kind, atMs: Int, count: Int)] = [:]
+            for mark in invitationMarks {
+                let bucket = mark.atMs / bucketMs
+                counts["\(mark.kind.rawValue) \(bucket)", default: (mark.kind, bucket * bucketMs, 0)].count += 1
+            }
+            invitationMarks = counts.values.sorted { ($0.atMs, $0.kind.rawValue) < ($1.atMs, $1.kind.rawValue) }
+                .map { ($0.kind, $0.atMs, "\($0.count) invitations \($0.kind == .requested ? "made" : $0.kind.rawValue)") }
+        }
+        for mark in invitationMarks {
+            markers.append(Marker(participantId: nil, kind: mark.kind, atMs: mark.atMs, outputMs: timeline.outputMs(ofSession: mark.atMs), label: mark.label))
         }
         self.lanes = lanes
         self.spans = spans

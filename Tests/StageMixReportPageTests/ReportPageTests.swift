@@ -21,6 +21,31 @@ struct ReportPageTests {
         #expect(HTMLText.escape("a\u{0}b\u{1b}c\td") == "a\u{FFFD}b\u{FFFD}c\td")
     }
 
+    /// Markup in every field that comes from users or their files stays text.
+    @Test func markupInAnyFieldIsShownAsText() throws {
+        let hostile = #"<img src=x onerror=alert(1)>"'&"#
+        var document = try sample()
+        document.timeline.sessionId = hostile
+        document.plan.sessionId = hostile
+        document.plan.layoutName = hostile
+        document.warnings = [hostile]
+        for index in document.timeline.segments.indices {
+            for person in document.timeline.segments[index].onStage.indices {
+                document.timeline.segments[index].onStage[person].name = hostile
+                document.timeline.segments[index].onStage[person].participantId = hostile + "\(person)"
+            }
+        }
+        document.billing.currency = hostile
+        document.billing.cost = 1
+        document.billing.minutesPerTier = document.billing.minutesPerTier.map { .init(tier: hostile, minutes: $0.minutes) }
+        let run = ComposedRun(composedAt: Date(), composeSeconds: 1, cpuSeconds: [(hostile, 1)],
+                              losses: [.init(trackId: hostile, fromMs: 0, toMs: 10, message: hostile)], warnings: [hostile],
+                              mp4: true, thumbnails: [(0, hostile)], renditions: [hostile])
+        let html = ReportPage(document: document, run: run).html()
+        #expect(!html.contains("<img src=x") && !html.contains("onerror=alert(1)>") && !html.contains("\"'&\""))
+        #expect(html.contains("&lt;img src=x onerror=alert(1)&gt;&quot;&#39;&amp;"))
+    }
+
     @Test func spansNarrowerThanAPixelMergeButLostMediaNeverDoes() {
         func span(_ kind: PageSpan.Kind, _ from: Int, _ to: Int) -> PageSpan {
             PageSpan(participantId: "p", kind: kind, fromMs: from, toMs: to, outputMs: from, label: "x")

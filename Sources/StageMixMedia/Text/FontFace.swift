@@ -47,8 +47,7 @@ final class FontFace {
     }
 
     /// `scalars` shaped by HarfBuzz at the current size, in one direction: glyphs in visual order
-    /// (left to right, also for right-to-left text), each with the index of the scalar its cluster
-    /// starts at and its advance and offsets in 26.6 fixed point. Script and language are guessed
+    /// (left to right, also for right-to-left text), each with its advance and offsets in 26.6 fixed point. Script and language are guessed
     /// from the text, so Arabic joins, Devanagari reorders and marks sit where they belong.
     func shape(_ scalars: ArraySlice<Unicode.Scalar>, rightToLeft: Bool) -> [ShapedGlyph] {
         guard let buffer = hb_buffer_create() else { return [] }
@@ -61,8 +60,7 @@ final class FontFace {
         var count: UInt32 = 0
         guard let infos = hb_buffer_get_glyph_infos(buffer, &count), let positions = hb_buffer_get_glyph_positions(buffer, &count) else { return [] }
         return (0..<Int(count)).map { index in
-            ShapedGlyph(index: infos[index].codepoint, cluster: scalars.startIndex + Int(infos[index].cluster),
-                        advance: Int(positions[index].x_advance), xOffset: Int(positions[index].x_offset), yOffset: Int(positions[index].y_offset))
+            ShapedGlyph(index: infos[index].codepoint, advance: Int(positions[index].x_advance), xOffset: Int(positions[index].x_offset), yOffset: Int(positions[index].y_offset))
         }
     }
 
@@ -105,11 +103,10 @@ final class FontFace {
     }
 }
 
-/// A glyph HarfBuzz placed: the font's glyph index, the scalar its cluster starts at, and how far it
-/// moves the pen and is moved from it (26.6 fixed point; `yOffset` up).
+/// A glyph HarfBuzz placed: the font's glyph index, and how far it moves the pen and is moved from it
+/// (26.6 fixed point; `yOffset` up).
 struct ShapedGlyph {
     var index: UInt32
-    var cluster: Int
     var advance: Int
     var xOffset: Int
     var yOffset: Int

@@ -100,9 +100,25 @@ public final class TextRasteriser {
         guard pixelSize > 0 else { throw MediaError(.invalidArgument, "text size \(pixelSize) must be positive") }
         var scalars: [Unicode.Scalar] = []
         var faceOf: [Int?] = []
-        for character in Self.normalised(text) {
+        let characters = Array(Self.normalised(text))
+        // A word in one font where one font has all of it: letters shaped apart across a change of
+        // font lose their joins (an Urdu name whose ہ only Noto has, the rest in DejaVu too).
+        var wordFace: [Int?] = Array(repeating: nil, count: characters.count)
+        var start = 0
+        while start < characters.count {
+            guard !characters[start].isWhitespace else { start += 1; continue }
+            var end = start
+            while end < characters.count, !characters[end].isWhitespace { end += 1 }
+            let word = characters[start..<end]
+            let face = faces.indices.first { index in
+                word.allSatisfy { $0.unicodeScalars.allSatisfy { Self.isIgnorable($0) || faces[index].glyphIndex($0) != nil } }
+            }
+            for index in start..<end { wordFace[index] = face }
+            start = end
+        }
+        for (position, character) in characters.enumerated() {
             let drawn: Character = character.isWhitespace ? " " : character
-            var chosen = face(for: drawn)
+            var chosen = wordFace[position] ?? face(for: drawn)
             // A space stays in the font of the text before it when that font has one: runs stay whole.
             if drawn == " ", let previous = faceOf.last ?? nil, faces[previous].glyphIndex(" ") != nil { chosen = previous }
             for scalar in drawn.unicodeScalars {

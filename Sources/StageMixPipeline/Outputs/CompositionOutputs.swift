@@ -61,8 +61,10 @@ final class CompositionOutputs {
             let directory = hlsDirectory.appendingPathComponent(OutputFiles.audioRendition)
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
             let muxer = try playlist(in: directory)
-            // AAC codes whole frames of 1,024 samples: a last packet starting at the video's end would be
-            // a 21 ms segment of its own, holding only the encoder's padding. It ends where the video does.
+            // AAC codes whole frames of 1,024 samples and the playlist starts at the encoder's priming, so
+            // the last frame starts after the video's end there: it would be a 21 ms segment of its own. It
+            // is left out, and the audio rendition ends with the video (less at most that one frame, the
+            // session's last instant; the single playlist and the MP4 keep every sample).
             audio.routes.append(muxer, stream: try muxer.addStream(from: audio.encoder),
                                 endingAfter: Int64(plan.durationMs) * Int64(MediaTime.sampleRate) / 1000)
             muxers.append(muxer)

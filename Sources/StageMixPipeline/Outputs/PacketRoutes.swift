@@ -2,7 +2,7 @@ import StageMixMedia
 
 /// Where one encoder's packets go: (container, stream) pairs, each write a new reference to the
 /// same packet. A route may end: it takes no packet that starts `end` or later after the first one it
-/// took (an audio-only playlist ends with the video's last segment, not with an encoder's padding).
+/// took (an audio-only playlist ends with the video's last segment, not one AAC frame after it).
 final class PacketRoutes {
     private var routes: [(sink: any PacketSink, stream: Int, end: Int64?)] = []
     /// The first packet's timestamp, which containers make their zero.

@@ -137,6 +137,12 @@ final class CanvasPainter {
     /// of it (never boxes for missing glyphs, and never a name with letters silently left out).
     private func drawable(_ name: String, of participant: String) -> String {
         guard typesetter.problem == nil, !typesetter.canDraw(name) else { return name }
+        // Emoji and other symbols no font has are left out of a name whose letters are all drawn ("Ana 🎉" is "Ana").
+        let letters = String(name.filter { character in
+            !character.unicodeScalars.allSatisfy { $0.properties.generalCategory == .otherSymbol || $0.properties.isEmoji && $0.value > 0xFF
+                || $0.properties.isDefaultIgnorableCodePoint }
+        }).trimmingCharacters(in: .whitespaces)
+        if !letters.isEmpty, typesetter.canDraw(letters) { return letters }
         if undrawable.insert(participant).inserted {
             warnings.append("the name of \(participant) has characters no installed font draws; it is shown as the participant id")
         }

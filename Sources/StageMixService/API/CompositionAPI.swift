@@ -5,6 +5,7 @@ import StageMixCapture
 import StageMixLayout
 import StageMixPipeline
 import StageMixPlan
+import StageMixReportPage
 import StageMixOptions
 public import StageMixPublishing
 public import StageMixQueue
@@ -203,11 +204,13 @@ public struct CompositionAPI: Sendable {
             throw Problem.notFound("composition \(composition.id) was published to \(composition.destination); its page is \(composition.destination.location(of: OutputFiles.reportPage))")
         }
         let path = folder.appendingPathComponent(OutputFiles.reportPage).path
-        guard let data = FileManager.default.contents(atPath: path), data.count <= 64 << 20 else {
+        guard let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue else {
             throw Problem.notFound("composition \(composition.id) has no report.html (composed by an earlier version)")
         }
-        return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .contentSecurityPolicy: ReportPagePolicy.header],
-                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        var headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .contentSecurityPolicy: ReportPage.contentSecurityPolicy]
+        headers[.contentLength] = "\(size)"
+        // Streamed from disk on the file I/O threads, whatever its size.
+        return Response(status: .ok, headers: headers, body: try await FileIO(threadPool: .singleton).loadFile(path: path, context: context))
     }
 
     func list(_ request: Request, context: BasicRequestContext) async throws -> Response {
