@@ -64,12 +64,15 @@ public struct StageTimeline: Sendable, Hashable, Codable {
             } else {
                 stretches += onStage.count
                 guard stretches <= CaptureLimits.maxStageStretches else {
-                    let index = capture.events.count - pending.count - 1
+                    // The stretch began with the last event applied, or after it with a pause's grace or an edit's boundary.
+                    let index = max(0, capture.events.count - pending.count - 1)
+                    let byEvent = capture.events.indices.contains(index) && capture.events[index].atMs == nowMs
                     throw CaptureError(problems: [JSONProblem(
-                        file: "session.json", path: "$.events[\(max(0, index))]",
+                        file: "session.json", path: "$.events[\(index)]",
                         expected: "a stage that changes at most \(CaptureLimits.maxStageStretches) participant-stretches in all "
                             + "(each change of the stage keeps everyone on it; docs/limits.md)",
-                        found: "more by this event, at \(nowMs) ms, with \(onStage.count) on stage")])
+                        found: "more by \(byEvent ? "this event" : "the change after this event (a pause's grace running out, or an edit's boundary)"), "
+                            + "at \(nowMs) ms, with \(onStage.count) on stage")])
                 }
                 segments.append(StageSegment(startMs: nowMs, endMs: nextMs, onStage: onStage))
             }
