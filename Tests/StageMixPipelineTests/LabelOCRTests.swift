@@ -31,16 +31,16 @@ struct LabelOCRTests {
     }
 
     /// What tesseract reads in `rect` of `frame` (a PNG) as one line of text: cropped, enlarged four
-    /// times, made dark on light with a white border, as tesseract reads best. Its Spanish model,
-    /// since the English one has no "ú" or "ñ".
-    static func ocr(_ frame: URL, _ rect: Rect, in directory: URL) throws -> String {
-        let crop = directory.appendingPathComponent("crop-\(rect.x)-\(rect.y).png")
+    /// times, made dark on light with a white border, as tesseract reads best. By default its Spanish
+    /// model, since the English one has no "ú" or "ñ".
+    static func ocr(_ frame: URL, _ rect: Rect, language: String = "spa", in directory: URL) throws -> String {
+        let crop = directory.appendingPathComponent("crop-\(language)-\(rect.x)-\(rect.y).png")
         try FFmpegTool.run(["-i", frame.path, "-vf",
                             "crop=\(rect.width):\(rect.height):\(rect.x):\(rect.y),scale=iw*4:ih*4:flags=lanczos,format=gray,negate,pad=iw+80:ih+80:40:40:white",
                             crop.path])
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["tesseract", crop.path, "stdout", "--psm", "7", "-l", "spa"]
+        process.arguments = ["tesseract", crop.path, "stdout", "--psm", "7", "-l", language]
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice

@@ -15,24 +15,6 @@ import StageMixTestSupport
 struct LabelScriptsTests {
     static let arabic = "محمد علي", hindi = "अनन्या शर्मा"
 
-    /// What tesseract reads in `rect` of `frame` with `language`'s model, as LabelOCRTests crops it.
-    static func ocr(_ frame: URL, _ rect: Rect, language: String, in directory: URL) throws -> String {
-        let crop = directory.appendingPathComponent("crop-\(language)-\(rect.x)-\(rect.y).png")
-        try FFmpegTool.run(["-i", frame.path, "-vf",
-                            "crop=\(rect.width):\(rect.height):\(rect.x):\(rect.y),scale=iw*4:ih*4:flags=lanczos,format=gray,negate,pad=iw+80:ih+80:40:40:white",
-                            crop.path])
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["tesseract", crop.path, "stdout", "--psm", "7", "-l", language]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let text = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: text, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
     /// `names` (keyed by a short id: participant `p-<key>`) on stage together in `grid`, composed; the plan,
     /// the output folder and a frame at 1 s.
     static func composed(_ names: [(key: String, name: String)], in root: URL) throws -> (PlanDocument, URL, URL) {
@@ -68,7 +50,7 @@ struct LabelScriptsTests {
             let placed = try #require(painter.placement(of: label, in: tile.rect))
             #expect(placed.text == tile.name)
             let language = tile.participantId == "p-ar" ? "ara" : "hin"
-            let read = try Self.ocr(frame, LabelOCRTests.inside(placed.plate, by: 2), language: language, in: root)
+            let read = try LabelOCRTests.ocr(frame, LabelOCRTests.inside(placed.plate, by: 2), language: language, in: root)
             #expect(read == tile.name, "\(language): read \"\(read)\", drawn \"\(tile.name)\"")
         }
     }
@@ -89,7 +71,7 @@ struct LabelScriptsTests {
             let label = try #require(tile.label)
             let placed = try #require(painter.placement(of: label, in: tile.rect))
             #expect(placed.text == entry.name)
-            let read = try Self.ocr(frame, LabelOCRTests.inside(placed.plate, by: 2), language: entry.language, in: root)
+            let read = try LabelOCRTests.ocr(frame, LabelOCRTests.inside(placed.plate, by: 2), language: entry.language, in: root)
             // The letters are what count: tesseract's models put spaces and zero-width non-joiners where they like.
             func letters(_ text: String) -> String {
                 String(String.UnicodeScalarView(text.unicodeScalars.filter { !$0.properties.isWhitespace && !$0.properties.isDefaultIgnorableCodePoint }))
@@ -110,7 +92,7 @@ struct LabelScriptsTests {
         var label = try #require(tile.label)
         label.text = tile.participantId
         let placed = try #require(LabelPainter(typesetter: NameTypesetter()).placement(of: label, in: tile.rect))
-        let read = try Self.ocr(frame, LabelOCRTests.inside(placed.plate, by: 2), language: "eng", in: root)
+        let read = try LabelOCRTests.ocr(frame, LabelOCRTests.inside(placed.plate, by: 2), language: "eng", in: root)
         #expect(read == "p-abebe", "read \"\(read)\"")
         let report = try String(contentsOf: out.appendingPathComponent("report.json"), encoding: .utf8)
         #expect(report.contains("the name of p-abebe has characters no installed font draws"), "\(report.prefix(600))")

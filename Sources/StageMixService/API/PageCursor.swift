@@ -5,10 +5,7 @@ struct PageCursor: Sendable {
     var createdAt: Double
     var id: String
 
-    var text: String {
-        Data("\(createdAt)|\(id)".utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-    }
+    var text: String { TokenVerifier.base64URL(Data("\(createdAt)|\(id)".utf8)) }
 
     init(createdAt: Double, id: String) {
         self.createdAt = createdAt

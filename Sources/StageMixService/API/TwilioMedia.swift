@@ -42,8 +42,7 @@ enum TwilioMedia {
 
     static func signature(sid: String, expires: Int, secret: String) -> String {
         let code = HMAC<SHA256>.authenticationCode(for: Data("GET \(sid) \(expires)".utf8), using: SymmetricKey(data: Data(secret.utf8)))
-        return Data(code).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        return TokenVerifier.base64URL(Data(code))
     }
 
     static func verify(_ given: String, sid: String, expires: Int, secret: String) -> Bool {

@@ -74,6 +74,12 @@ public struct TokenVerifier: Sendable {
         return keys
     }
 
+    /// `data` as unpadded base64url, the decoder's counterpart (page cursors, signed media links).
+    static func base64URL(_ data: Data) -> String {
+        data.base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
     static func base64URL(_ text: Substring) -> Data? {
         guard text.count <= 8192 else { return nil }
         var s = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
