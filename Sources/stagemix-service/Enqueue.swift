@@ -35,16 +35,28 @@ extension StageMix {
         @OptionGroup var plan: PlanOptions
         @OptionGroup var encode: EncodeOptions
         @OptionGroup var target: ComposeTarget
-        @Option(name: .customLong("max-attempts"), help: "Attempts before the job is dead.") var maxAttempts: Int = 5
+        @Option(help: "Queue the composition as chunks of this many seconds, which any workers take, joined once all are done: a whole multiple of --segment-seconds (docs/chunks.md).")
+        var chunkSeconds: Double?
+        @Option(name: .customLong("max-attempts"), help: "Attempts before the job is dead (each chunk has as many).") var maxAttempts: Int = 5
         @OptionGroup var queue: QueueOption
 
         func validate() throws {
             if !(1...100).contains(maxAttempts) { throw ValidationError("--max-attempts must be between 1 and 100") }
+            try options.validateForCommandLine()
+            if chunkSeconds != nil, (try? OutputDestination(parsing: target.out))?.folder == nil {
+                throw ValidationError("--chunk-seconds: \(ChunkWorkRefusal(out: target.out))")
+            }
+        }
+
+        var options: ComposeOptions {
+            var options = target.options(plan: plan, encode: encode)
+            options.chunkSeconds = chunkSeconds
+            return options
         }
 
         func run() async throws {
             try await runReportingErrors {
-                let options = target.options(plan: plan, encode: encode)
+                let options = self.options
                 let (capture, _, _) = try CompositionInput.plan(capture: CaptureSources.source(at: plan.capture), options: options)
                 do {
                     try OutputDestination(parsing: target.out)

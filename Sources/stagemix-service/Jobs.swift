@@ -22,17 +22,24 @@ extension StageMix {
         }
 
         struct Show: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Everything about one job.")
+            static let configuration = CommandConfiguration(abstract: "Everything about one job; a chunked composition's progress as a whole, and with --chunks each chunk's.")
             @Argument var id: String
+            @Flag(help: "A chunked composition: one line per chunk.") var chunks = false
             @OptionGroup var queue: QueueOption
 
             func run() async throws {
-                let job = try await queue.url.withQueue { try await $0.job(id: id) }
-                guard let job else {
+                let found = try await queue.url.withQueue { queue -> (Job, [Job])? in
+                    guard let job = try await queue.job(id: id) else { return nil }
+                    return (job, try await queue.chunks(of: job.id))
+                }
+                guard let (job, chunkJobs) = found else {
                     FileHandle.standardError.write(Data("no job \(id)\n".utf8))
                     throw ExitCode.failure
                 }
                 print(JobReport.detail(job))
+                if let summary = JobReport.chunkSummary(job, chunks: chunkJobs) { print(summary) }
+                if let parent = job.parentID { print("chunk:        \(job.chunk ?? 0) of composition \(parent)") }
+                if chunks, !chunkJobs.isEmpty { print(JobReport.chunkTable(chunkJobs)) }
             }
         }
 
@@ -42,7 +49,15 @@ extension StageMix {
             @OptionGroup var queue: QueueOption
 
             func run() async throws {
-                let action = try await queue.url.withQueue { try await $0.cancel(id: id) }
+                let (action, ended) = try await queue.url.withQueue { queue -> (Job.CancelAction, Job?) in
+                    let action = try await queue.cancel(id: id)
+                    return (action, try await queue.job(id: id))
+                }
+                // A chunked composition cancelled at once (no phase running) leaves its work folder to nobody else.
+                if action == .cancelled, let ended, let parent = ended.parentID == nil ? ended : try await queue.url.withQueue({ try await $0.job(id: ended.parentID!) }),
+                   parent.state == .cancelled, let work = parent.chunkWorkFolder {
+                    try? FileManager.default.removeItem(at: work)
+                }
                 switch action {
                 case .cancelled: print("cancelled \(id)")
                 case .flagged: print("cancelling \(id): its worker stops it within a second or two")

@@ -26,9 +26,16 @@ extension StageMix {
 
         @OptionGroup var chunks: ChunkOptions
 
+        /// On the queue: which phase of a chunked composition this run is, and its work folder (docs/chunks.md).
+        @Option(name: .customLong("chunk-phase"), help: .hidden) var chunkPhase: QueuePhase?
+        @Option(name: .customLong("chunk-work"), help: .hidden) var chunkWork: String?
+
         /// The options together: `--chunk-seconds` is checked against `--segment-seconds`.
         func validate() throws {
             try target.options(plan: plan, encode: encode, chunks: chunks).validateForCommandLine()
+            if (chunkPhase == nil) != (chunkWork == nil) || (chunkPhase != nil && chunks.chunkSeconds == nil) {
+                throw ValidationError("--chunk-phase and --chunk-work go together, with --chunk-seconds")
+            }
         }
 
         func run() async throws {
@@ -39,19 +46,30 @@ extension StageMix {
                 let captureDirectory = plan.capture
                 // A speaker layout decodes every microphone while planning: C work, on a thread of its own, stoppable.
                 let planned: (Capture, Layout, PlanDocument)
+                let work = chunkWork.map { URL(fileURLWithPath: $0) }
+                let phase = chunkPhase
                 do {
                     planned = try await onOwnThread(named: "stagemix-plan") {
-                        try CompositionInput.plan(capture: CaptureSources.source(at: captureDirectory), options: options, speakers: SpeakerAnalysis.planningPass(shouldStop: { signals.stopRequested }))
+                        switch phase {
+                        case nil:
+                            return try CompositionInput.plan(capture: CaptureSources.source(at: captureDirectory), options: options, speakers: SpeakerAnalysis.planningPass(shouldStop: { signals.stopRequested }))
+                        case .plan?:
+                            return try QueuePhase.plan(capture: captureDirectory, options: options, work: work!, shouldStop: { signals.stopRequested })
+                        case .join?:
+                            return try QueuePhase.replan(capture: captureDirectory, options: options, work: work!)
+                        }
                     }
                 } catch is CancellationError {
                     throw ExitCode(signals.exitStatus ?? .interrupted)
                 }
+                // The plan phase ends with the plan: the chunks are the queue's to share out.
+                if chunkPhase == .plan { return }
                 let (capture, _, doc) = planned
                 try capture.checkStorage()
                 for warning in doc.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
                 let chunking = options.chunkSeconds.map {
                     Chunking(seconds: $0, jobs: options.jobs ?? ProcessInfo.processInfo.activeProcessorCount, options: options,
-                             runner: ChunkProcess())
+                             runner: ChunkProcess(), encodedIn: chunkPhase == .join ? work : nil)
                 }
                 let job = ComposeRun(capture: capture, document: doc, settings: ComposeSettings(options), chunking: chunking)
                 let destination: OutputDestination

@@ -17,7 +17,27 @@ extension StageMix {
             shouldDisplay: false)
 
         @Argument(help: "The chunk's job file, in the run's work folder.")
-        var job: String
+        var job: String?
+
+        /// On the queue: chunk `--index` of the chunked composition whose work folder is `--work`, writing into `--into`.
+        @Option var work: String?
+        @Option var index: Int?
+        @Option var into: String?
+
+        func validate() throws {
+            guard (job == nil) == (work != nil && index != nil && into != nil), job != nil || work != nil else {
+                throw ValidationError("give the chunk's job file, or --work, --index and --into")
+            }
+        }
+
+        /// The job: its file, or chunk `--index` of the work folder's `run.json`, writing into `--into` (made here).
+        func chunkJob() throws -> ChunkJob {
+            if let job { return try ChunkJob.read(from: URL(fileURLWithPath: job)) }
+            let run = try ChunkRun.read(in: URL(fileURLWithPath: work!))
+            let folder = URL(fileURLWithPath: into!)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            return try run.job(index!, writingInto: folder)
+        }
 
         func run() async throws {
             let signals = StopSignals()
@@ -25,7 +45,7 @@ extension StageMix {
             let parent = getppid()
             try await runReportingErrors {
                 MediaLog.setLevel(.error)
-                let job = try ChunkJob.read(from: URL(fileURLWithPath: self.job))
+                let job = try chunkJob()
                 do {
                     try await onOwnThread(named: "stagemix-chunk") {
                         let capture = try CaptureSources.source(at: job.capture).capture()

@@ -4,6 +4,7 @@ import StageMixPlan
 import StageMixOptions
 import StageMixMedia
 import StageMixTime
+import StageMixPublishing
 
 /// A composition whose video is encoded in chunks side by side and joined into the output a whole
 /// run writes (docs/chunks.md). Chunk `k` covers `--chunk-seconds` of output frames from `k` times
@@ -35,11 +36,15 @@ struct ChunkedComposition {
         let ranges = Self.ranges(frameCount: frameCount, plan: plan, settings: settings, chunkSeconds: chunking.seconds)
         let location = capture.directory.isFileURL ? capture.directory.path : capture.directory.absoluteString
         let jobs = ranges.enumerated().map { index, frames in
-            ChunkJob(index: index, capture: location, options: chunking.options, plan: plan, from: frames.lowerBound,
-                     to: frames.upperBound, work: work.path, pictures: pictures?.path)
+            let folder = chunking.encodedIn.map { ChunkRun.chunkFolder(index, in: $0) }
+            return ChunkJob(index: index, capture: location, options: chunking.options, plan: plan, from: frames.lowerBound,
+                            to: frames.upperBound, work: folder?.path ?? work.path, pictures: folder?.path ?? pictures?.path)
         }
         let board = ChunkBoard(count: jobs.count)
-        let workers = (0..<min(chunking.jobs, jobs.count)).map { _ in DispatchSemaphore(value: 0) }
+        if let encoded = chunking.encodedIn {
+            try Self.collect(jobs, encodedIn: encoded, pictures: pictures, board: board)
+        }
+        let workers = (0..<(chunking.encodedIn == nil ? min(chunking.jobs, jobs.count) : 0)).map { _ in DispatchSemaphore(value: 0) }
         let runner = chunking.runner
         for done in workers {
             let thread = Thread {
@@ -103,6 +108,39 @@ struct ChunkedComposition {
         return (result, report)
     }
 
+    /// The join of chunks encoded by workers: every chunk's result is read from its folder (one
+    /// missing, or of another range, is an error naming it), and its pictures (thumbnails, the poster,
+    /// the thumbnail track) copied into the staging folder; the video is read as the join goes.
+    private static func collect(_ jobs: [ChunkJob], encodedIn work: URL, pictures: URL?, board: ChunkBoard) throws {
+        let fm = FileManager.default
+        for job in jobs {
+            let result: ChunkResult
+            do {
+                result = try ChunkResult.read(from: job.resultFile)
+            } catch {
+                throw ChunkRunError("chunk \(job.index) has no result in \(work.path): \(error)")
+            }
+            guard result.index == job.index, result.from == job.from, result.to == job.to else {
+                throw ChunkRunError("chunk \(job.index)'s result in \(work.path) is of frames \(result.from)..<\(result.to), not \(job.from)..<\(job.to)")
+            }
+            board.finish(job.index, with: .success(result))
+            guard let pictures else { continue }
+            let folder = URL(fileURLWithPath: job.work)
+            for name in [OutputFiles.poster, OutputFiles.thumbnailTrack] where fm.fileExists(atPath: folder.appendingPathComponent(name).path) {
+                try? fm.removeItem(at: pictures.appendingPathComponent(name))
+                try fm.copyItem(at: folder.appendingPathComponent(name), to: pictures.appendingPathComponent(name))
+            }
+            let thumbnails = folder.appendingPathComponent(OutputFiles.thumbnails)
+            guard let names = try? fm.contentsOfDirectory(atPath: thumbnails.path) else { continue }
+            let into = pictures.appendingPathComponent(OutputFiles.thumbnails)
+            try fm.createDirectory(at: into, withIntermediateDirectories: true)
+            for name in names.sorted() {
+                try? fm.removeItem(at: into.appendingPathComponent(name))
+                try fm.copyItem(at: thumbnails.appendingPathComponent(name), to: into.appendingPathComponent(name))
+            }
+        }
+    }
+
     private struct Joined {
         var results: [ChunkResult]
         var samples: Int
@@ -153,8 +191,11 @@ struct ChunkedComposition {
                 samples += planes[0].count
             }
             for reader in readers { try reader.checkEnd() }
-            // What the join has read goes: a long session's chunks need not all sit on the disk at once.
-            for r in renditions.indices { try? FileManager.default.removeItem(at: job.videoFile(rendition: r)) }
+            // What the join has read goes: a long session's chunks need not all sit on the disk at once. On the
+            // queue they stay until the composition is published, for a join that fails to be tried again.
+            if chunking.encodedIn == nil {
+                for r in renditions.indices { try? FileManager.default.removeItem(at: job.videoFile(rendition: r)) }
+            }
             results.append(result)
             progress(ComposeProgress(composedSeconds: Double(job.to) / Double(plan.fps), totalSeconds: total,
                                      elapsedSeconds: Date().timeIntervalSince(started)))

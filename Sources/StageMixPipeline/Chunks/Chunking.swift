@@ -1,4 +1,5 @@
 public import StageMixOptions
+public import Foundation
 
 /// How a run is cut into chunks: `--chunk-seconds`, `--jobs`, the options every chunk rebuilds its
 /// settings from, and what runs a chunk.
@@ -7,11 +8,15 @@ public struct Chunking: Sendable {
     public var jobs: Int
     public var options: ComposeOptions
     public var runner: any ChunkRunner
+    /// On the queue, the join: the chunks were encoded by workers into this work folder
+    /// (``ChunkRun/chunkFolder(_:in:)``), and are joined from there, not run.
+    public var encodedIn: URL?
 
-    public init(seconds: Double, jobs: Int, options: ComposeOptions, runner: any ChunkRunner) {
+    public init(seconds: Double, jobs: Int, options: ComposeOptions, runner: any ChunkRunner, encodedIn: URL? = nil) {
         self.seconds = seconds
         self.jobs = max(1, jobs)
         self.options = options
         self.runner = runner
+        self.encodedIn = encodedIn
     }
 }

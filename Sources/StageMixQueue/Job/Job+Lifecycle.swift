@@ -55,8 +55,9 @@ extension Job {
     }
 
     public mutating func claim(worker: String, now: Double, leaseSeconds: Double) -> ClaimAction {
-        guard state == .queued || state == .failed, runAfter <= now, !cancelRequested else { return .notClaimable }
+        guard state == .queued || state == .failed || isJoinReady, runAfter <= now, !cancelRequested else { return .notClaimable }
         attempt += 1
+        startedAt = startedAt ?? now
         state = .running
         leaseOwner = worker
         leaseExpiresAt = now + leaseSeconds
@@ -121,7 +122,8 @@ extension Job {
     public mutating func release(_ lease: JobLease, now: Double) -> FenceResult {
         guard holds(lease) else { return .fenced }
         attempt -= 1
-        state = cancelRequested ? .cancelled : .queued
+        // A join given back is ready again: still `running`, held by nobody (``isJoinReady``).
+        state = cancelRequested ? .cancelled : phase == .join ? .running : .queued
         runAfter = now
         endLease(now: now)
         return .applied
@@ -141,7 +143,7 @@ extension Job {
             state = .dead
             return .dead
         }
-        state = .queued
+        state = phase == .join ? .running : .queued
         runAfter = now
         return .requeued
     }
@@ -149,6 +151,11 @@ extension Job {
     public mutating func requestCancel(now: Double) -> CancelAction {
         switch state {
         case .queued, .failed:
+            state = .cancelled
+            updatedAt = now
+            return .cancelled
+        case .running where leaseOwner == nil:
+            // A chunked composition between its phases: nobody holds it, so nobody else would stop it.
             state = .cancelled
             updatedAt = now
             return .cancelled
@@ -169,6 +176,8 @@ extension Job {
         switch state {
         case .dead, .cancelled:
             attempt = 0
+            // A chunked composition starts over from its plan (its chunks are made again).
+            if phase != nil { phase = .plan }
         case .failed:
             break
         case .queued, .running, .succeeded:

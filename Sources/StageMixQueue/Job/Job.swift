@@ -21,6 +21,14 @@ public struct Job: Sendable, Hashable {
     /// When the job last changed as a watcher sees it: its state, its progress, a cancel asked for
     /// (renewing the lease is not such a change).
     public var updatedAt: Double
+    /// A chunked composition's job (its spec has `chunkSeconds`): which of its phases is next or under way.
+    /// Nil for a job composed whole, and for a chunk.
+    public var phase: ChunkPhase?
+    /// A chunk's composition job, and the chunk's place in it (0, 1, ...); nil for any other job.
+    public var parentID: String?
+    public var chunk: Int?
+    /// When a worker first took the job: its wait in the queue is this less `createdAt`.
+    public var startedAt: Double?
 
     public init(id: String, spec: JobSpec, maxAttempts: Int, now: Double) {
         self.id = id
@@ -37,6 +45,21 @@ public struct Job: Sendable, Hashable {
         self.cancelRequested = false
         self.createdAt = now
         self.updatedAt = now
+        self.phase = spec.options.chunkSeconds == nil ? nil : .plan
+        self.parentID = nil
+        self.chunk = nil
+        self.startedAt = nil
+    }
+
+    /// Chunk `index` of the chunked composition `parent`: the same spec, its own attempts, and the
+    /// composition's place in the queue (its `runAfter` is when the composition was queued).
+    public init(chunk index: Int, of parent: Job, now: Double) {
+        self.init(id: String(format: "%@-%05d", parent.id, index), spec: parent.spec, maxAttempts: parent.maxAttempts, now: now)
+        dedupeKey = parent.dedupeKey + String(format: "/chunk-%05d", index)
+        phase = nil
+        parentID = parent.id
+        chunk = index
+        runAfter = parent.createdAt
     }
 
     /// The lease of the running attempt, if any.

@@ -50,12 +50,13 @@ public final class PostgresJobQueue: SQLJobStore {
                     _ = try await tx.query(statement, [])
                 }
                 // Only when missing: ALTER TABLE locks the table whole, even when there is nothing to add.
-                for added in CompositionSQL.addedColumns {
+                for added in JobSQL.addedColumns(real: "DOUBLE PRECISION", integer: "BIGINT") {
                     let present = try await tx.query(
                         "SELECT 1 AS n FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1 AND column_name = $2",
                         [.text(added.table), .text(added.column)])
                     if present.isEmpty { _ = try await tx.query("ALTER TABLE \(added.table) ADD COLUMN \(added.column) \(added.type)", []) }
                 }
+                for statement in JobSQL.afterAddingColumns { _ = try await tx.query(statement, []) }
             }
         } catch {
             await queue.close()

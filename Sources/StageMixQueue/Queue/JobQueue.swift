@@ -23,6 +23,13 @@ public protocol JobQueue: Sendable {
     func list(limit: Int) async throws -> [Job]
     /// How many jobs are in each state (every state present, zero when none).
     func countByState() async throws -> [JobState: Int]
+    /// The plan attempt of a chunked composition made `chunks` chunks' work: they are queued, and the
+    /// composition waits for them without a lease.
+    func split(_ lease: JobLease, chunks: Int) async throws -> Job.FenceResult
+    /// A chunked composition's chunk jobs, in order.
+    func chunks(of id: String) async throws -> [Job]
+    /// How many chunk jobs are in each state.
+    func countChunksByState() async throws -> [JobState: Int]
     /// Returns when work may be available, or after `timeout`, whichever comes first.
     func waitForWork(timeout: Duration) async
     func close() async

@@ -32,6 +32,31 @@ public enum JobReport {
             """
     }
 
+    /// A chunked composition's chunks in a line: how many are in each state.
+    public static func chunkSummary(_ job: Job, chunks: [Job]) -> String? {
+        guard let phase = job.phase else { return nil }
+        let counts = JobState.allCases.compactMap { state -> String? in
+            let n = chunks.filter { $0.state == state }.count
+            return n == 0 ? nil : "\(n) \(state.rawValue)"
+        }
+        let waiting = job.isJoinReady ? " (join waiting for a worker)" : job.isWaitingForChunks ? " (waiting for its chunks)" : ""
+        return "phase:        \(phase.rawValue)\(waiting)\nchunks:       \(chunks.count)\(counts.isEmpty ? "" : ": " + counts.joined(separator: ", "))"
+    }
+
+    /// One line per chunk: its number, frames' seconds are in run.json; here state, attempts, progress, wait and error.
+    public static func chunkTable(_ chunks: [Job]) -> String {
+        var lines = ["CHUNK  STATE       ATTEMPTS  PROGRESS  WAITED   LAST ERROR"]
+        for chunk in chunks {
+            let waited = chunk.startedAt.map { String(format: "%.1f s", $0 - chunk.createdAt) } ?? "-"
+            lines.append(String(format: "%5d  %@  %@  %@  %@  %@", chunk.chunk ?? 0,
+                                (chunk.state.rawValue + (chunk.cancelRequested && chunk.state == .running ? "*" : "")).padding(toLength: 10, withPad: " ", startingAt: 0),
+                                "\(chunk.attempt)/\(chunk.maxAttempts)".padding(toLength: 8, withPad: " ", startingAt: 0),
+                                String(format: "%.1f%%", chunk.progress).padding(toLength: 8, withPad: " ", startingAt: 0),
+                                waited.padding(toLength: 7, withPad: " ", startingAt: 0), oneLine(chunk.lastError ?? "")))
+        }
+        return lines.joined(separator: "\n")
+    }
+
     private static func oneLine(_ s: String) -> String {
         let flat = s.replacingOccurrences(of: "\n", with: " ")
         return flat.count > 60 ? String(flat.prefix(57)) + "..." : flat

@@ -30,8 +30,9 @@ extension SQLJobStore {
             let rows = try await tx.query(
                 """
                 SELECT \(JobSQL.columns) FROM stagemix_jobs
-                WHERE state IN ('queued', 'failed') AND run_after <= $1 AND cancel_requested = 0
-                ORDER BY run_after, created_at LIMIT 1\(skipLocked)
+                WHERE (state IN ('queued', 'failed') OR (state = 'running' AND lease_owner IS NULL AND phase = 'join'))
+                  AND run_after <= $1 AND cancel_requested = 0
+                ORDER BY run_after, created_at, chunk LIMIT 1\(skipLocked)
                 """,
                 [.real(tx.now)]
             )
@@ -74,13 +75,17 @@ extension SQLJobStore {
         try await change(lease.jobID, missing: .fenced, notify: true) { job, now in job.release(lease, now: now) }
     }
 
+    /// A chunk's id cancels its composition: a composition is cancelled whole, every chunk with it.
     public func cancel(id: String) async throws -> Job.CancelAction {
-        try await change(id, missing: nil) { job, now in job.requestCancel(now: now) }
+        let composition = try await compositionJobID(of: id)
+        return try await change(composition, missing: nil) { job, now in job.requestCancel(now: now) }
     }
 
+    /// A chunk's id retries its composition, from its plan when it is dead or cancelled.
     public func retry(id: String) async throws -> Job.RetryAction {
+        let composition = try await compositionJobID(of: id)
         do {
-            return try await change(id, missing: nil, notify: true) { job, now in job.retryNow(now: now) }
+            return try await change(composition, missing: nil, notify: true) { job, now in job.retryNow(now: now) }
         } catch let error as QueueError {
             throw error
         } catch {
@@ -95,13 +100,13 @@ extension SQLJobStore {
 
     public func list(limit: Int) async throws -> [Job] {
         try await read(
-            "SELECT \(JobSQL.columns) FROM stagemix_jobs ORDER BY created_at DESC, id LIMIT $1", [.integer(limit)]
+            "SELECT \(JobSQL.columns) FROM stagemix_jobs WHERE parent_id IS NULL ORDER BY created_at DESC, id LIMIT $1", [.integer(limit)]
         ).map(JobSQL.decode)
     }
 
     public func countByState() async throws -> [JobState: Int] {
         var counts = Dictionary(uniqueKeysWithValues: JobState.allCases.map { ($0, 0) })
-        for row in try await read("SELECT state, COUNT(*) AS n FROM stagemix_jobs GROUP BY state", []) {
+        for row in try await read("SELECT state, COUNT(*) AS n FROM stagemix_jobs WHERE parent_id IS NULL GROUP BY state", []) {
             guard let state = row["state"]?.string.flatMap(JobState.init(rawValue:)), let n = row["n"]?.int else {
                 throw QueueError(.corruptRow, "unexpected state count row \(row)")
             }
@@ -122,6 +127,8 @@ extension SQLJobStore {
     ) async throws -> Action {
         let lock = lockRows
         return try await transaction { tx in
+            // A chunk's composition is locked first, as every change of a composition locks it before its chunks.
+            try await Self.lockParent(of: id, in: tx, lock: lock)
             let rows = try await tx.query("SELECT \(JobSQL.columns) FROM stagemix_jobs WHERE id = $1\(lock)", [.text(id)])
             guard let row = rows.first else {
                 if let missing { return missing }
@@ -141,10 +148,18 @@ extension SQLJobStore {
         }
     }
 
-    private static func write(_ job: Job, over old: Job, in tx: any SQLJobTransaction) async throws -> Bool {
+    /// Writes `job` over `old` if the row is still `old`; a composition's events are recorded, and what
+    /// a chunk's change means for its composition (and a composition's for its chunks) follows in the same transaction.
+    static func write(_ job: Job, over old: Job, in tx: any SQLJobTransaction) async throws -> Bool {
         let (sql, binds) = JobSQL.update(job, over: old)
         guard try await !tx.query(sql, binds).isEmpty else { return false }
         try await CompositionEvent.record(from: old, to: job, in: tx)
+        if let parent = job.parentID, job.state != old.state || job.progress != old.progress {
+            try await settle(parent, in: tx)
+        }
+        if job.phase != nil, job.state != old.state || job.cancelRequested != old.cancelRequested {
+            try await stopChunks(of: job, in: tx)
+        }
         return true
     }
 

@@ -29,7 +29,7 @@ public protocol SQLJobTransaction: Sendable {
 enum JobSQL {
     static let columns = """
         id, dedupe_key, spec, state, attempt, max_attempts, lease_owner, lease_expires_at, \
-        run_after, progress, last_error, cancel_requested, created_at, updated_at
+        run_after, progress, last_error, cancel_requested, created_at, updated_at, phase, parent_id, chunk, started_at
         """
 
     static let activeStates = JobState.active.map { "'\($0.rawValue)'" }.joined(separator: ", ")
@@ -59,11 +59,27 @@ enum JobSQL {
         ] + CompositionSQL.createStatements(real: real, integer: integer)
     }
 
+    /// Columns added after the tables were first made, each nullable: a database made by an earlier
+    /// version gains them when opened (the jobs' chunk columns, the Twilio-shaped API's).
+    static func addedColumns(real: String, integer: String) -> [(table: String, column: String, type: String)] {
+        [
+            ("stagemix_jobs", "phase", "TEXT"),
+            ("stagemix_jobs", "parent_id", "TEXT"),
+            ("stagemix_jobs", "chunk", integer),
+            ("stagemix_jobs", "started_at", real),
+        ] + CompositionSQL.addedColumns
+    }
+
+    /// Statements run once the added columns are there.
+    static let afterAddingColumns = [
+        "CREATE INDEX IF NOT EXISTS stagemix_jobs_by_parent ON stagemix_jobs (parent_id, chunk)",
+    ]
+
     static func insert(_ job: Job) -> (String, [SQLValue]) {
         (
             """
             INSERT INTO stagemix_jobs (\(columns))
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
             ON CONFLICT (dedupe_key) WHERE state IN (\(activeStates)) DO NOTHING
             RETURNING id
             """,
@@ -71,7 +87,8 @@ enum JobSQL {
                 .text(job.id), .text(job.dedupeKey), .text(job.spec.canonicalJSON), .text(job.state.rawValue),
                 .integer(job.attempt), .integer(job.maxAttempts), SQLValue(job.leaseOwner), SQLValue(job.leaseExpiresAt),
                 .real(job.runAfter), .real(job.progress), SQLValue(job.lastError), .integer(job.cancelRequested ? 1 : 0),
-                .real(job.createdAt), .real(job.updatedAt),
+                .real(job.createdAt), .real(job.updatedAt), SQLValue(job.phase?.rawValue), SQLValue(job.parentID),
+                SQLValue(job.chunk), SQLValue(job.startedAt),
             ]
         )
     }
@@ -81,7 +98,8 @@ enum JobSQL {
         (
             """
             UPDATE stagemix_jobs SET state = $2, attempt = $3, lease_owner = $4, lease_expires_at = $5,
-                run_after = $6, progress = $7, last_error = $8, cancel_requested = $9, updated_at = $10
+                run_after = $6, progress = $7, last_error = $8, cancel_requested = $9, updated_at = $10,
+                phase = $13, started_at = $14
             WHERE id = $1 AND attempt = $11 AND COALESCE(lease_owner, '') = $12
             RETURNING id
             """,
@@ -89,7 +107,7 @@ enum JobSQL {
                 .text(job.id), .text(job.state.rawValue), .integer(job.attempt), SQLValue(job.leaseOwner),
                 SQLValue(job.leaseExpiresAt), .real(job.runAfter), .real(job.progress), SQLValue(job.lastError),
                 .integer(job.cancelRequested ? 1 : 0), .real(job.updatedAt),
-                .integer(old.attempt), .text(old.leaseOwner ?? ""),
+                .integer(old.attempt), .text(old.leaseOwner ?? ""), SQLValue(job.phase?.rawValue), SQLValue(job.startedAt),
             ]
         )
     }
@@ -111,6 +129,15 @@ enum JobSQL {
         job.lastError = row["last_error"]?.string
         job.cancelRequested = try int("cancel_requested") != 0
         job.updatedAt = try real("updated_at")
+        if let phase = row["phase"]?.string {
+            guard let known = ChunkPhase(rawValue: phase) else { throw QueueError(.corruptRow, "unknown phase \(phase)") }
+            job.phase = known
+        } else {
+            job.phase = nil
+        }
+        job.parentID = row["parent_id"]?.string
+        job.chunk = row["chunk"]?.int
+        job.startedAt = row["started_at"]?.double
         return job
     }
 }

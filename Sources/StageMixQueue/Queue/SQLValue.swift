@@ -7,6 +7,7 @@ public enum SQLValue: Sendable, Hashable {
 
     init(_ s: String?) { self = s.map(SQLValue.text) ?? .null }
     init(_ d: Double?) { self = d.map(SQLValue.real) ?? .null }
+    init(_ i: Int?) { self = i.map(SQLValue.integer) ?? .null }
 
     var string: String? {
         if case .text(let s) = self { return s }

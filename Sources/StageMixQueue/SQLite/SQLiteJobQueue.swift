@@ -43,10 +43,11 @@ public final class SQLiteJobQueue: SQLJobStore {
                     _ = try await tx.query(statement, [])
                 }
                 // SQLite has no ADD COLUMN IF NOT EXISTS: the table's own column list says.
-                for added in CompositionSQL.addedColumns {
+                for added in JobSQL.addedColumns(real: "REAL", integer: "INTEGER") {
                     let present = try await tx.query("SELECT 1 AS n FROM pragma_table_info('\(added.table)') WHERE name = $1", [.text(added.column)])
                     if present.isEmpty { _ = try await tx.query("ALTER TABLE \(added.table) ADD COLUMN \(added.column) \(added.type)", []) }
                 }
+                for statement in JobSQL.afterAddingColumns { _ = try await tx.query(statement, []) }
             }
             return queue
         } catch {

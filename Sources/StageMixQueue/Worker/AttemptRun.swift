@@ -18,16 +18,16 @@ struct AttemptRun {
         case shuttingDown
     }
 
-    private var queue: any JobQueue { worker.queue }
-    private var configuration: WorkerConfiguration { worker.configuration }
+    var queue: any JobQueue { worker.queue }
+    var configuration: WorkerConfiguration { worker.configuration }
     /// The worker's logger with the job's id as `composition` (the HTTP API's compositions are jobs).
-    private var logger: Logger {
+    var logger: Logger {
         var logger = worker.logger
         logger[metadataKey: "composition"] = "\(job.id)"
         return logger
     }
     /// Long enough to ride out a database restart.
-    private var reportPatience: Double { max(60, configuration.leaseSeconds * 2) }
+    var reportPatience: Double { max(60, configuration.leaseSeconds * 2) }
 
     func run() async {
         worker.metrics.started()
@@ -40,24 +40,49 @@ struct AttemptRun {
     private func attempt() async -> WorkerMetrics.Outcome {
         logger.info("running \(lease)", metadata: ["out": "\(job.spec.out)"])
         let output = AttemptOutput(spec: job.spec, lease: lease)
-        let progress = NIOLockedValueBox<Double?>(nil)
-        let child: ChildProcess
+        let kind: AttemptKind
+        do {
+            kind = try AttemptKind(job)
+        } catch {
+            await report("fail") { [lease] queue in _ = try await queue.fail(lease, error: "\(ComposeChild.Failure.badInput): \(error)", retryable: false) }
+            return .badInput
+        }
+        if case .chunk(let work, let index) = kind { return await chunk(index, work: work) }
         do {
             try await renewingLease(output.prepare)
+            if let work = kind.work { try await renewingLease { try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true) } }
         } catch let refusal as OutputRefusal {
             await report("fail") { [lease] queue in _ = try await queue.fail(lease, error: "\(ComposeChild.Failure.badInput): \(refusal)", retryable: false) }
-            return .badInput
+            return await ended(.badInput, kind)
         } catch let refusal as S3Error where !refusal.isTransient {
             // The store refused (wrong keys, no such bucket, access denied): the same the next time.
             await report("fail") { [lease] queue in _ = try await queue.fail(lease, error: "\(ComposeChild.Failure.badInput): \(refusal)", retryable: false) }
-            return .badInput
+            return await ended(.badInput, kind)
         } catch {
             await report("fail") { [lease] queue in _ = try await queue.fail(lease, error: "cannot prepare \(job.spec.out): \(error)", retryable: true) }
             return .failed
         }
+        let chunks = NIOLockedValueBox<Int?>(nil)
+        let arguments = configuration.composeCommand + job.spec.composeArguments(outDirectory: output.attemptDirectory.path) + kind.arguments
+        if let stopped = await runChild(arguments, kind: kind, leftovers: { output.removeAttemptLeftovers() }, onLine: { line in
+            if let line = ComposeChild.ChunksLine(parsing: line) { chunks.withLockedValue { $0 = line.count } }
+        }) {
+            return await ended(stopped, kind)
+        }
+        guard case .plan = kind else { return await ended(await publish(output, kind: kind), kind) }
+        return await ended(await split(chunks: chunks.withLockedValue { $0 }), kind)
+    }
+
+    /// Runs the attempt's child to its end, renewing the lease; nil when it exited 0, else how the
+    /// attempt ended (reported to the queue, `leftovers` removed).
+    func runChild(_ arguments: [String], kind: AttemptKind, leftovers: @escaping @Sendable () -> Void,
+                          onLine: @escaping @Sendable (String) -> Void = { _ in }) async -> WorkerMetrics.Outcome? {
+        let progress = NIOLockedValueBox<Double?>(nil)
+        let child: ChildProcess
         do {
-            child = try ChildProcess(arguments: configuration.composeCommand + job.spec.composeArguments(outDirectory: output.attemptDirectory.path)) { line in
-                if let line = ComposeChild.ProgressLine(parsing: line) { progress.withLockedValue { $0 = line.percent } }
+            child = try ChildProcess(arguments: arguments) { line in
+                if let line = ComposeChild.ProgressLine(parsing: line) { progress.withLockedValue { $0 = kind.overall(line.percent) } }
+                onLine(line)
             }
         } catch {
             await report("fail") { [lease] queue in _ = try await queue.fail(lease, error: "cannot start compose: \(error)", retryable: true) }
@@ -66,7 +91,7 @@ struct AttemptRun {
 
         if let stop = await supervise(child, progress: progress) {
             _ = await child.stop(grace: Self.stopGrace)
-            await removeLeftovers(output)
+            _ = try? await AttemptOutput.onFileThread(leftovers)
             switch stop {
             case .cancelled:
                 logger.info("cancelled \(lease)")
@@ -87,8 +112,8 @@ struct AttemptRun {
         case .exited(let status): ComposeChild.Failure(exitStatus: ComposeChild.ExitStatus(rawValue: status))
         case .signalled: .composeFailed
         }
-        guard let failure else { return await publish(output) }
-        await removeLeftovers(output)
+        guard let failure else { return nil }
+        _ = try? await AttemptOutput.onFileThread(leftovers)
         await report("fail") { [lease, error = message(failure, exit, child)] queue in
             _ = try await queue.fail(lease, error: error, retryable: failure.isRetryable)
         }
@@ -146,7 +171,7 @@ struct AttemptRun {
 
     /// Fenced publish: renew the lease, and only if this attempt still holds it, rename the
     /// output into place and mark the job succeeded.
-    private func publish(_ output: AttemptOutput) async -> WorkerMetrics.Outcome {
+    private func publish(_ output: AttemptOutput, kind: AttemptKind) async -> WorkerMetrics.Outcome {
         let action: Job.HeartbeatAction
         do {
             action = try await persistently(for: reportPatience) { [queue, lease, configuration] in
@@ -165,6 +190,7 @@ struct AttemptRun {
             }
             return .leaseLost
         }
+        if case .join = kind { await noteQueue(in: output.attemptDirectory.appendingPathComponent(OutputFiles.report)) }
         // Read before publishing: an output in a bucket is no longer on this machine after.
         let cpu = (try? Data(contentsOf: output.attemptDirectory.appendingPathComponent(OutputFiles.report))) ?? Data()
         do {
@@ -193,7 +219,7 @@ struct AttemptRun {
     /// heartbeat. With an output in a bucket both are requests to a store, and publishing uploads every
     /// segment after compose has finished: either can take far longer than a lease, and a lease left
     /// to run out would let another worker rescue the job and write the same prefix at the same time.
-    private func renewingLease(_ work: @escaping @Sendable () throws -> Void) async throws {
+    func renewingLease(_ work: @escaping @Sendable () throws -> Void) async throws {
         // Not a child task: a worker told to stop still finishes the work in hand, and keeps its lease meanwhile.
         let renewal = Task { [queue, lease, configuration, logger] in
             while true {
@@ -212,17 +238,17 @@ struct AttemptRun {
         try await AttemptOutput.onFileThread(work)
     }
 
-    private func removeLeftovers(_ output: AttemptOutput) async {
+    func removeLeftovers(_ output: AttemptOutput) async {
         _ = try? await AttemptOutput.onFileThread(output.removeAttemptLeftovers)
     }
 
     /// The job's error: the failure's words first (``CompositionView`` tells `retryable` by them), then compose's last words.
-    private func message(_ failure: ComposeChild.Failure, _ exit: ChildProcess.Exit, _ child: ChildProcess) -> String {
+    func message(_ failure: ComposeChild.Failure, _ exit: ChildProcess.Exit, _ child: ChildProcess) -> String {
         let tail = child.stderrTail.trimmingCharacters(in: .whitespacesAndNewlines)
         return tail.isEmpty ? "\(failure) (\(exit))" : "\(failure) (\(exit)): \(tail.suffix(1000))"
     }
 
-    private func report(_ what: String, _ write: @escaping @Sendable (any JobQueue) async throws -> Void) async {
+    func report(_ what: String, _ write: @escaping @Sendable (any JobQueue) async throws -> Void) async {
         do {
             try await persistently(for: reportPatience) { [queue] in try await write(queue) }
         } catch {

@@ -35,6 +35,12 @@ public struct WorkerConfiguration: Sendable {
         self.composeCommand = composeCommand
     }
 
+    /// What runs one chunk of a chunked composition: the compose command's `compose-chunk`; nil when
+    /// the compose command is not a `stagemix compose`.
+    public var chunkCommand: [String]? {
+        composeCommand.last == "compose" ? composeCommand.dropLast() + ["compose-chunk"] : nil
+    }
+
     public static func defaultWorkerID() -> String {
         "\(ProcessInfo.processInfo.hostName)-\(getpid())-\(UInt32.random(in: 0...UInt32.max) & 0xffff)"
     }

@@ -1,0 +1,25 @@
+import Foundation
+
+extension ComposeChild {
+    /// The line the plan phase of a chunked composition prints on stdout, which the worker reads to
+    /// queue that many chunks: `{"event":"chunks","count":10}`.
+    public struct ChunksLine: Sendable, Hashable, Codable {
+        public var event = "chunks"
+        public var count: Int
+
+        public init(count: Int) { self.count = count }
+
+        public var text: String { #"{"event":"chunks","count":\#(count)}"# }
+
+        public init?(parsing line: String) {
+            guard line.first == "{", let parsed = try? JSONDecoder().decode(Self.self, from: Data(line.utf8)),
+                  parsed.event == "chunks", parsed.count >= 0 else { return nil }
+            self = parsed
+        }
+    }
+}
+
+extension ComposeChild {
+    /// The folder of a chunked composition's work folder that holds chunk `index`'s files once it is done.
+    public static func chunkFolderName(_ index: Int) -> String { String(format: "chunk-%05d", index) }
+}

@@ -1,0 +1,93 @@
+import Foundation
+
+/// A chunked composition on the queue (docs/chunks.md, "On the queue"): its plan attempt makes its
+/// chunk jobs, each chunk's change settles the composition in the same transaction (the join
+/// queued once every chunk is done, the composition failed when one is dead), and a composition
+/// that ends stops its chunks.
+extension SQLJobStore {
+    /// The plan attempt of `lease` has written the work of `count` chunks: the composition lets go of
+    /// its lease and its chunk jobs are queued (any made by an earlier plan go). With no chunk (an
+    /// empty session) the join is queued at once.
+    public func split(_ lease: JobLease, chunks count: Int) async throws -> Job.FenceResult {
+        let lock = lockRows
+        return try await transaction { tx in
+            let rows = try await tx.query("SELECT \(JobSQL.columns) FROM stagemix_jobs WHERE id = $1\(lock)", [.text(lease.jobID)])
+            guard let row = rows.first else { return .fenced }
+            let old = try JobSQL.decode(row)
+            var job = old
+            guard job.split(lease, now: tx.now) == .applied else { return .fenced }
+            _ = try await tx.query("DELETE FROM stagemix_jobs WHERE parent_id = $1", [.text(job.id)])
+            let chunks = (0..<max(0, count)).map { Job(chunk: $0, of: job, now: tx.now) }
+            for chunk in chunks {
+                let (sql, binds) = JobSQL.insert(chunk)
+                guard try await !tx.query(sql, binds).isEmpty else {
+                    throw QueueError(.duplicateActiveJob, "chunk \(chunk.id) is already queued")
+                }
+            }
+            job.settle(chunks: chunks, now: tx.now)
+            guard try await Self.write(job, over: old, in: tx) else { return .fenced }
+            try await tx.notifyWorkAvailable()
+            return .applied
+        }
+    }
+
+    /// The chunk jobs of composition `id`, in order (none for a job composed whole).
+    public func chunks(of id: String) async throws -> [Job] {
+        try await read("SELECT \(JobSQL.columns) FROM stagemix_jobs WHERE parent_id = $1 ORDER BY chunk", [.text(id)])
+            .map(JobSQL.decode)
+    }
+
+    /// How many chunk jobs are in each state, over all compositions (every state present).
+    public func countChunksByState() async throws -> [JobState: Int] {
+        var counts = Dictionary(uniqueKeysWithValues: JobState.allCases.map { ($0, 0) })
+        for row in try await read("SELECT state, COUNT(*) AS n FROM stagemix_jobs WHERE parent_id IS NOT NULL GROUP BY state", []) {
+            guard let state = row["state"]?.string.flatMap(JobState.init(rawValue:)), let n = row["n"]?.int else {
+                throw QueueError(.corruptRow, "unexpected state count row \(row)")
+            }
+            counts[state] = n
+        }
+        return counts
+    }
+
+    /// The composition a job id belongs to: a chunk's composition, or the job itself.
+    func compositionJobID(of id: String) async throws -> String {
+        let rows = try await read("SELECT parent_id FROM stagemix_jobs WHERE id = $1", [.text(id)])
+        return rows.first?["parent_id"]?.string ?? id
+    }
+
+    /// Locks the composition of chunk `id` (if `id` is a chunk), so that a composition is always
+    /// locked before its chunks, whichever change comes first.
+    static func lockParent(of id: String, in tx: any SQLJobTransaction, lock: String) async throws {
+        guard !lock.isEmpty,
+              let parent = try await tx.query("SELECT parent_id FROM stagemix_jobs WHERE id = $1", [.text(id)]).first?["parent_id"]?.string
+        else { return }
+        _ = try await tx.query("SELECT id FROM stagemix_jobs WHERE id = $1\(lock)", [.text(parent)])
+    }
+
+    /// A chunk of composition `id` changed: the composition moves on if it can (``Job/settle(chunks:now:)``).
+    static func settle(_ id: String, in tx: any SQLJobTransaction) async throws {
+        guard let row = try await tx.query("SELECT \(JobSQL.columns) FROM stagemix_jobs WHERE id = $1", [.text(id)]).first else { return }
+        let old = try JobSQL.decode(row)
+        let chunks = try await tx.query("SELECT \(JobSQL.columns) FROM stagemix_jobs WHERE parent_id = $1 ORDER BY chunk", [.text(id)])
+            .map(JobSQL.decode)
+        var job = old
+        job.settle(chunks: chunks, now: tx.now)
+        guard job != old else { return }
+        _ = try await write(job, over: old, in: tx)
+        if job.isJoinReady { try await tx.notifyWorkAvailable() }
+    }
+
+    /// A composition that ended, or was asked to stop, stops its chunks: one not running is cancelled,
+    /// a running one is asked to (its worker stops it within a second).
+    static func stopChunks(of job: Job, in tx: any SQLJobTransaction) async throws {
+        guard job.state.isFinal || job.cancelRequested else { return }
+        let rows = try await tx.query(
+            "SELECT \(JobSQL.columns) FROM stagemix_jobs WHERE parent_id = $1 AND state IN ('queued', 'failed', 'running')", [.text(job.id)])
+        for row in rows {
+            let old = try JobSQL.decode(row)
+            var chunk = old
+            _ = chunk.requestCancel(now: tx.now)
+            if chunk != old { _ = try await write(chunk, over: old, in: tx) }
+        }
+    }
+}

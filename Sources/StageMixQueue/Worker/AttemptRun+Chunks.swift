@@ -1,0 +1,104 @@
+import Foundation
+import StageMixOptions
+
+/// The attempts of a chunked composition's phases that differ from a whole one's: a chunk (its
+/// files put in place whole), the end of the plan (its chunks queued), and the work folder removed
+/// once the composition has ended.
+extension AttemptRun {
+    /// Encodes chunk `index` into a folder of this attempt's in the work folder, then puts the folder in
+    /// place (`chunk-00003/`) and marks the chunk done. Two attempts of one chunk (one whose lease ran
+    /// out but that went on) never mix their files: the first folder in place stays.
+    func chunk(_ index: Int, work: URL) async -> WorkerMetrics.Outcome {
+        let kind = AttemptKind.chunk(work: work, index: index)
+        guard let command = configuration.chunkCommand else {
+            await report("fail") { [lease] queue in
+                _ = try await queue.fail(lease, error: "\(ComposeChild.Failure.badInput): the worker's compose command does not end in compose, so it cannot run a chunk", retryable: false)
+            }
+            return await ended(.badInput, kind)
+        }
+        let token = "\(lease.attempt)-\(UInt32.random(in: 0...UInt32.max))"
+        let into = work.appendingPathComponent(".\(ComposeChild.chunkFolderName(index)).\(token)")
+        let done = work.appendingPathComponent(ComposeChild.chunkFolderName(index))
+        let arguments = command + ["--work", work.path, "--index", "\(index)", "--into", into.path]
+        if let stopped = await runChild(arguments, kind: kind, leftovers: { try? FileManager.default.removeItem(at: into) }) {
+            return await ended(stopped, kind)
+        }
+        do {
+            try await AttemptOutput.onFileThread {
+                if FileManager.default.fileExists(atPath: done.path) {
+                    try? FileManager.default.removeItem(at: into)
+                } else {
+                    try FileManager.default.moveItem(at: into, to: done)
+                }
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: into)
+            await report("fail") { [lease] queue in _ = try await queue.fail(lease, error: "cannot put chunk \(index) in place: \(error)", retryable: true) }
+            return await ended(.failed, kind)
+        }
+        do {
+            let result = try await persistently(for: reportPatience) { [queue, lease] in try await queue.succeed(lease) }
+            return result == .applied ? .succeeded : .leaseLost
+        } catch {
+            logger.error("could not succeed \(lease): \(String(reflecting: error))")
+            return .leaseLost
+        }
+    }
+
+    /// The plan attempt exited 0 having said how many chunks there are: they are queued.
+    func split(chunks count: Int?) async -> WorkerMetrics.Outcome {
+        guard let count else {
+            await report("fail") { [lease] queue in _ = try await queue.fail(lease, error: "the plan phase did not say how many chunks it made", retryable: true) }
+            return .failed
+        }
+        do {
+            let result = try await persistently(for: reportPatience) { [queue, lease] in try await queue.split(lease, chunks: count) }
+            guard result == .applied else { return .leaseLost }
+            logger.info("planned \(lease): \(count) chunks queued")
+            return .succeeded
+        } catch {
+            logger.error("could not queue the chunks of \(lease): \(String(reflecting: error))")
+            return .leaseLost
+        }
+    }
+
+    /// Removes the work folder of a chunked composition that has ended: published (this join), failed
+    /// for good, or cancelled. Any worker that sees it ended does; nothing else removes it.
+    func ended(_ outcome: WorkerMetrics.Outcome, _ kind: AttemptKind) async -> WorkerMetrics.Outcome {
+        guard let work = kind.work else { return outcome }
+        let over: Bool
+        switch (kind, outcome) {
+        case (.join, .succeeded): over = true
+        case (_, .succeeded), (_, .released), (_, .leaseLost): over = false
+        default:
+            let composition = job.parentID ?? job.id
+            over = (try? await queue.job(id: composition))?.state.isFinal ?? false
+        }
+        if over {
+            _ = try? await AttemptOutput.onFileThread { try FileManager.default.removeItem(at: work) }
+            logger.info("removed the chunks' work folder \(work.path)")
+        }
+        return outcome
+    }
+
+    /// Adds to the join's `report.json` what only the queue knows: how long the composition took from
+    /// being queued to being ready, and how long it and its chunks waited for a worker.
+    func noteQueue(in report: URL) async {
+        guard let data = try? Data(contentsOf: report),
+              var object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let chunks = try? await queue.chunks(of: job.id) else { return }
+        func rounded(_ seconds: Double) -> Double { (max(0, seconds) * 1000).rounded() / 1000 }
+        let waits = chunks.map { rounded(($0.startedAt ?? $0.createdAt) - $0.createdAt) }
+        let planWait = rounded((job.startedAt ?? job.createdAt) - job.createdAt)
+        object["queue"] = [
+            "timeToReadySeconds": rounded(Date().timeIntervalSince1970 - job.createdAt),
+            "waitingSeconds": rounded(planWait + waits.reduce(0, +)),
+            "planWaitingSeconds": planWait,
+            "chunks": zip(chunks, waits).map { chunk, wait in
+                ["index": chunk.chunk ?? 0, "attempts": chunk.attempt, "waitingSeconds": wait] as [String: Any]
+            },
+        ] as [String: Any]
+        guard let patched = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]) else { return }
+        try? patched.write(to: report, options: .atomic)
+    }
+}
