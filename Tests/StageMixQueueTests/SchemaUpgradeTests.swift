@@ -24,13 +24,19 @@ struct SchemaUpgradeTests {
             Issue.record("not created"); return
         }
         try await old.transaction { tx in
-            for added in CompositionSQL.addedColumns { _ = try await tx.query("ALTER TABLE \(added.table) DROP COLUMN \(added.column)", []) }
+            _ = try await tx.query("DROP INDEX stagemix_jobs_by_parent", [])
+            for added in JobSQL.addedColumns(real: "REAL", integer: "INTEGER") {
+                _ = try await tx.query("ALTER TABLE \(added.table) DROP COLUMN \(added.column)", [])
+            }
         }
         await old.close()
 
         let store = try #require(try await QueueURL(url).open() as? any SQLJobStore)
         defer { Task { await store.close() } }
         #expect(try await store.composition(id: earlier.id, apiKey: "k")?.0.twilio == nil)
+        // The earlier job reads back whole, with no chunk columns set.
+        let earlierJob = try #require(try await store.job(id: earlier.id))
+        #expect(earlierJob.phase == nil && earlierJob.parentID == nil && earlierJob.startedAt == nil)
         guard case .created(let made, _) = try await store.createComposition(draft("twilio", twilio: parameters), outputRoot: root) else {
             Issue.record("not created"); return
         }

@@ -61,7 +61,8 @@ extension Job {
         state = .running
         leaseOwner = worker
         leaseExpiresAt = now + leaseSeconds
-        progress = 0
+        // A chunked composition's join goes on from where its chunks took it.
+        if phase != .join { progress = 0 }
         updatedAt = now
         return .start(JobLease(jobID: id, attempt: attempt, worker: worker))
     }
