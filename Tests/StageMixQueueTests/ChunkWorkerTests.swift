@@ -31,7 +31,8 @@ extension WorkerProcessTests {
             try await worker.waitForExit(seconds: 10)
             let lost = try #require(killed)
 
-            _ = try fixture.workers.start(name: "b", realCompose: true)
+            let metricsPort = try freeLoopbackPort()
+            _ = try fixture.workers.start(name: "b", realCompose: true, extraArguments: ["--metrics", "127.0.0.1:\(metricsPort)"])
             _ = try fixture.workers.start(name: "c", realCompose: true)
             try await fixture.waitFor(id, .succeeded, seconds: 120)
 
@@ -40,6 +41,9 @@ extension WorkerProcessTests {
             // The lost chunk was taken again; the others each ran once.
             #expect(chunks.first { $0.id == lost.id }.map { $0.attempt >= 2 } == true, "\(chunks.map(\.attempt))")
             #expect(chunks.filter { $0.id != lost.id && $0.attempt != 1 }.isEmpty, "\(chunks.map(\.attempt))")
+            let metrics = try await fixture.workers.httpGet(port: metricsPort, path: "/metrics")
+            #expect(metrics.contains(#"stagemix_queue_chunks{state="succeeded"} 4"#), "\(metrics)")
+            #expect(metrics.contains(#"stagemix_queue_jobs{state="succeeded"} 1"#))
             // Nothing is left beside the output: the work folder went with the publication.
             #expect(fixture.leftovers() == [])
             let shown = try await fixture.workers.cli(["jobs", "show", id, "--chunks"])

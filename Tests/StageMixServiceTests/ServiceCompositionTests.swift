@@ -170,4 +170,38 @@ struct ServiceCompositionTests {
         #expect(metrics.body.contains("hb_requests"), "Hummingbird's request metrics through swift-metrics")
         #expect(service.log.contains("composition=\(id)"), "the composition id in the logs' metadata")
     }
+
+    @Test func aChunkedCompositionIsOneCompositionWithOneSetOfEvents() async throws {
+        let service = try await ServiceFixture(backend: .sqlite, workers: 2, fakeCompose: false)
+        defer { Task { await service.stop() } }
+        try service.addCapture("panel")
+        let receiver = WebhookReceiver(port: try freeLoopbackPort(), secret: ServiceFixture.secret)
+        try await receiver.start()
+        defer { Task { await receiver.stop() } }
+        let token = try await ServiceFixture.token()
+        // A chunk must be a whole number of segments: named by its field.
+        let odd = try await service.request("POST", "/v1/compositions", token: token,
+                                            body: #"{"capture": "panel", "options": {"chunkSeconds": 6}}"#)
+        #expect(odd.status == 422 && odd.json["field"] as? String == "options.chunkSeconds", "\(odd.body)")
+        let created = try await service.request("POST", "/v1/compositions", token: token, body: """
+            {"capture": "panel", "options": {"resolution": "640x360", "preset": "ultrafast", "chunkSeconds": 8}, "callbackUrl": "\(receiver.url)"}
+            """)
+        #expect(created.status == 201, "\(created.body)")
+        let id = created.json["id"] as? String ?? ""
+        let done = try await service.waitFor(id, status: "completed", seconds: 120)
+        #expect(done["duration"] as? Double == 30)
+        let queue = try await QueueURL(service.queueURL).open()
+        #expect(try await queue.chunks(of: id).count == 4)
+        await queue.close()
+        try await eventually(30, "the completed webhook") { receiver.events(of: id).last?.type == "composition.completed" }
+        // Once per composition, not per chunk: one queued, one started, each progress step once, one completed.
+        let types = receiver.events(of: id).map(\.type)
+        #expect(types.filter { $0 == "composition.started" }.count == 1, "\(types)")
+        #expect(types.filter { $0 == "composition.completed" }.count == 1 && types.first == "composition.queued", "\(types)")
+        let steps = receiver.events(of: id).filter { $0.type == "composition.progress" }.compactMap(\.progress)
+        #expect(steps == steps.sorted() && Set(steps).count == steps.count, "\(steps)")
+        let report = try #require(try JSONSerialization.jsonObject(
+            with: Data(contentsOf: URL(fileURLWithPath: "\(service.outputRoot)/\(id)/report.json"))) as? [String: Any])
+        #expect(report["queue"] != nil && report["chunking"] != nil)
+    }
 }

@@ -29,6 +29,7 @@ public final class WorkerMetrics: Sendable {
     private let attemptSeconds: FloatingPointCounter
     private let composeCPU: [String: FloatingPointCounter]
     private let queueJobs: [JobState: CoreMetrics.Meter]
+    private let queueChunks: [JobState: CoreMetrics.Meter]
     /// The `report.json` stages summed into `stagemix_compose_cpu_seconds_total`.
     static let cpuStages = ["encodeMux", "videoDecode", "videoCompose", "audioDecodeMix"]
 
@@ -45,6 +46,10 @@ public final class WorkerMetrics: Sendable {
         })
         queueJobs = Dictionary(uniqueKeysWithValues: JobState.allCases.map {
             ($0, CoreMetrics.Meter(label: "stagemix_queue_jobs", dimensions: [("state", $0.rawValue)], factory: factory))
+        })
+        // Chunks of chunked compositions, apart from the compositions `stagemix_queue_jobs` counts.
+        queueChunks = Dictionary(uniqueKeysWithValues: JobState.allCases.map {
+            ($0, CoreMetrics.Meter(label: "stagemix_queue_chunks", dimensions: [("state", $0.rawValue)], factory: factory))
         })
     }
 
@@ -69,15 +74,22 @@ public final class WorkerMetrics: Sendable {
     /// queue has 2 s to answer; one that does not leaves its gauge out of this scrape rather than holding it up.
     public func scrape(_ queue: (any JobQueue)?) async -> String {
         var counts: [JobState: Int]?
-        if let queue { counts = try? await withDeadline(2) { try await queue.countByState() } }
-        return render(queue: counts)
+        var chunks: [JobState: Int]?
+        if let queue {
+            counts = try? await withDeadline(2) { try await queue.countByState() }
+            chunks = try? await withDeadline(2) { try await queue.countChunksByState() }
+        }
+        return render(queue: counts, chunks: chunks)
     }
 
     /// The Prometheus text exposition format (version 0.0.4). `queue` sets the queue's jobs by state
     /// first, as this worker's queue reports them at scrape time (every worker scraped reports the same).
-    public func render(queue: [JobState: Int]? = nil) -> String {
+    public func render(queue: [JobState: Int]? = nil, chunks: [JobState: Int]? = nil) -> String {
         if let queue {
             for state in JobState.allCases { queueJobs[state]?.set(queue[state, default: 0]) }
+        }
+        if let chunks {
+            for state in JobState.allCases { queueChunks[state]?.set(chunks[state, default: 0]) }
         }
         return registry.emitToString()
     }

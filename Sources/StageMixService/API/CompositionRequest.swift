@@ -31,7 +31,7 @@ public struct CompositionRequest: Sendable {
         "overflowTier": .string, "segmentSeconds": .number, "segmentFormat": .string, "preset": .string,
         "videoBitrate": .string, "crf": .number, "audioBitrate": .string, "encoderThreads": .integer,
         "loudness": .stringOrNumber, "mp4": .boolean, "thumbnails": .number,
-        "renditions": .string, "edits": .object, "labels": .boolean,
+        "renditions": .string, "edits": .object, "labels": .boolean, "chunkSeconds": .number,
     ]
     static let topLevelFields: Set<String> = ["capture", "layout", "options", "callbackUrl", "idempotencyKey"]
 
@@ -138,6 +138,7 @@ public struct CompositionRequest: Sendable {
         case ("loudness", _):
             if case .number(let n) = value { options.loudness = ComposeOptionsText.plain(n.value) } else { options.loudness = try string() }
         case ("thumbnails", _): options.thumbnails = try number()
+        case ("chunkSeconds", _): options.chunkSeconds = try number()
         case ("renditions", _): options.renditions = try string()
         case ("mp4", _):
             guard case .bool(let b) = value else { throw Problem.invalid(field, "must be true or false, not \(value.kind)") }

@@ -894,6 +894,12 @@ public enum OpenAPIDocument {
             "minimum": 0,
             "maximum": 64
           },
+          "chunkSeconds": {
+            "type": "number",
+            "minimum": 1,
+            "maximum": 86400,
+            "description": "Compose in chunks of this many seconds (a whole multiple of segmentSeconds), taken by any workers and joined once all are done; the composition is one, with one set of events (docs/chunks.md)."
+          },
           "loudness": {
             "oneOf": [
               {
