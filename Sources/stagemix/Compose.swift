@@ -8,6 +8,9 @@ import StageMixMedia
 import StageMixOptions
 import StageMixPublishing
 import StageMixPipeline
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension StageMix {
     /// `stagemix compose`: the main job.
@@ -48,6 +51,10 @@ extension StageMix {
                 let planned: (Capture, Layout, PlanDocument)
                 let work = chunkWork.map { URL(fileURLWithPath: $0) }
                 let phase = chunkPhase
+                // A phase of a chunked composition outlives no worker: once its worker is gone (even killed),
+                // it stops, as a chunk does, rather than wait for chunks nobody will hand it.
+                let worker = getppid()
+                let orphaned = { @Sendable in phase != nil && getppid() != worker }
                 do {
                     planned = try await onOwnThread(named: "stagemix-plan") {
                         switch phase {
@@ -81,7 +88,7 @@ extension StageMix {
                     report = try await onOwnThread(named: "stagemix-encode") {
                         let display = ProgressDisplay()
                         defer { display.finish() }
-                        return try job.run(publishingWith: publisher, progress: display.show, shouldStop: { signals.stopRequested })
+                        return try job.run(publishingWith: publisher, progress: display.show, shouldStop: { signals.stopRequested || orphaned() })
                     }
                 } catch {
                     if let status = signals.exitStatus {

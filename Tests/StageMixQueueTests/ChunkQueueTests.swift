@@ -27,34 +27,38 @@ struct ChunkQueueTests {
     }
 
     @Test(arguments: QueueBackend.allCases)
-    func chunksThenJoinThenDone(backend: QueueBackend) async throws {
+    func chunksAndTheirJoinSideBySide(backend: QueueBackend) async throws {
         let (queue, _) = try await backend.open()
         defer { Task { await queue.close() } }
         let id = try await planned(queue, count: 3)
-        let waiting = try #require(try await queue.job(id: id))
-        #expect(waiting.state == .running && waiting.leaseOwner == nil && waiting.phase == .chunks)
-        #expect(waiting.progress == Job.plannedPercent)
+        let ready = try #require(try await queue.job(id: id))
+        #expect(ready.isJoinReady && ready.progress == Job.plannedPercent)
         // A stale write of the plan attempt is fenced: the composition holds no lease now.
         #expect(try await queue.succeed(JobLease(jobID: id, attempt: 1, worker: "planner")) == .fenced)
 
-        // Two workers take the chunks, in order; the composition is not claimable meanwhile.
+        // Compose slots take the chunks, in order, never the join.
         let c0 = try #require(try await queue.claim(worker: "a", leaseSeconds: 30))
         let c1 = try #require(try await queue.claim(worker: "b", leaseSeconds: 30))
         #expect(c0.parentID == id && c0.chunk == 0 && c1.chunk == 1)
+        // While no join holds it, the composition's progress is its chunks'.
         #expect(try await queue.heartbeat(try #require(c0.lease), leaseSeconds: 30, progress: 50) == .keepRunning)
         let moving = try #require(try await queue.job(id: id))
-        #expect(moving.progress > Job.plannedPercent && moving.progress < Job.chunkedPercent, "\(moving.progress)")
+        #expect(moving.progress > Job.plannedPercent, "\(moving.progress)")
         #expect(try await queue.succeed(try #require(c0.lease)) == .applied)
+
+        // A join slot takes the join at once, while chunks remain; it is taken once.
+        let join = try #require(try await queue.claim(worker: "b", leaseSeconds: 30, joins: true))
+        #expect(join.id == id && join.phase == .join && join.leaseOwner == "b" && join.attempt == 2)
+        #expect(join.progress >= moving.progress)
+        #expect(try await queue.claim(worker: "a", leaseSeconds: 30, joins: true) == nil)
+        // Its progress never goes back, whatever its first heartbeat says.
+        #expect(try await queue.heartbeat(try #require(join.lease), leaseSeconds: 30, progress: 3) == .keepRunning)
+        #expect(try await queue.job(id: id)?.progress ?? 0 >= moving.progress)
         #expect(try await queue.succeed(try #require(c1.lease)) == .applied)
         let c2 = try #require(try await queue.claim(worker: "a", leaseSeconds: 30))
         #expect(c2.chunk == 2)
         #expect(try await queue.claim(worker: "b", leaseSeconds: 30) == nil)
         #expect(try await queue.succeed(try #require(c2.lease)) == .applied)
-
-        // The join: the composition again, in its last phase, claimable once.
-        let join = try #require(try await queue.claim(worker: "b", leaseSeconds: 30))
-        #expect(join.id == id && join.phase == .join && join.leaseOwner == "b" && join.attempt == 2)
-        #expect(try await queue.claim(worker: "a", leaseSeconds: 30) == nil)
         #expect(try await queue.succeed(try #require(join.lease)) == .applied)
         #expect(try await queue.job(id: id)?.state == .succeeded)
         // Chunks are not compositions: not listed, counted apart.
@@ -83,8 +87,10 @@ struct ChunkQueueTests {
         let again = try #require(try await queue.claim(worker: "a", leaseSeconds: 30))
         #expect(again.chunk == 0 && again.attempt == 2)
         #expect(try await queue.chunks(of: id).first { $0.chunk == 1 }?.attempt == 1)
-        // Out of attempts: the composition fails, naming the chunk; the running chunk is asked to stop.
+        let join = try #require(try await queue.claim(worker: "j", leaseSeconds: 30, joins: true))
+        // Out of attempts: the composition fails, naming the chunk; the running chunk and the join are told to stop.
         #expect(try await queue.fail(try #require(again.lease), error: "corrupt frame", retryable: true) == .dead)
+        #expect(try await queue.heartbeat(try #require(join.lease), leaseSeconds: 30, progress: 50) == .leaseLost)
         let failed = try #require(try await queue.job(id: id))
         #expect(failed.state == .dead)
         #expect(failed.lastError?.contains("chunk 0 of 3") == true && failed.lastError?.contains("corrupt frame") == true, "\(failed.lastError ?? "")")
@@ -127,13 +133,17 @@ struct ChunkQueueTests {
         #expect(taken.id == lost.id && taken.attempt == 2)
         #expect(try await queue.succeed(try #require(lost.lease)) == .fenced)
         #expect(try await queue.succeed(try #require(taken.lease)) == .applied)
-        let join = try #require(try await queue.claim(worker: "b", leaseSeconds: 30))
-        #expect(join.id == id && join.phase == .join)
+        // A join whose worker died is ready again once its lease has run out.
+        let dying = try #require(try await queue.claim(worker: "killed", leaseSeconds: 0.2, joins: true))
+        try await Task.sleep(for: .milliseconds(400))
+        let join = try #require(try await queue.claim(worker: "b", leaseSeconds: 30, joins: true))
+        #expect(join.id == id && join.phase == .join && join.attempt == dying.attempt + 1)
         // A join given back at shutdown is ready again for another worker, not queued as a new composition.
         #expect(try await queue.release(try #require(join.lease)) == .applied)
         let ready = try #require(try await queue.job(id: id))
         #expect(ready.isJoinReady)
-        #expect(try await queue.claim(worker: "a", leaseSeconds: 30)?.id == id)
+        #expect(try await queue.claim(worker: "a", leaseSeconds: 30) == nil)
+        #expect(try await queue.claim(worker: "a", leaseSeconds: 30, joins: true)?.id == id)
     }
 
     @Test(arguments: QueueBackend.allCases)
@@ -142,7 +152,7 @@ struct ChunkQueueTests {
         defer { Task { await queue.close() } }
         let id = try await planned(queue, count: 0)
         #expect(try await queue.job(id: id)?.isJoinReady == true)
-        #expect(try await queue.claim(worker: "a", leaseSeconds: 30)?.phase == .join)
+        #expect(try await queue.claim(worker: "a", leaseSeconds: 30, joins: true)?.phase == .join)
     }
 
     @Test(arguments: QueueBackend.allCases)
@@ -158,13 +168,20 @@ struct ChunkQueueTests {
         let plan = try #require(try await store.claim(worker: "a", leaseSeconds: 30))
         #expect(plan.id == composition.id && plan.phase == .plan)
         #expect(try await store.split(try #require(plan.lease), chunks: 4) == .applied)
-        while let chunk = try await store.claim(worker: "a", leaseSeconds: 30), chunk.parentID != nil {
+        // Two chunks before the join is taken move its progress; the join's own heartbeats move it after.
+        var joinLease: JobLease?
+        var done = 0
+        while let chunk = try await store.claim(worker: "a", leaseSeconds: 30) {
             #expect(try await store.heartbeat(try #require(chunk.lease), leaseSeconds: 30, progress: 60) == .keepRunning)
             #expect(try await store.succeed(try #require(chunk.lease)) == .applied)
+            done += 1
+            if done == 2 { joinLease = try #require(try await store.claim(worker: "j", leaseSeconds: 30, joins: true)).lease }
+            if let joinLease {
+                #expect(try await store.heartbeat(joinLease, leaseSeconds: 30, progress: Double(done) * 24) == .keepRunning)
+            }
         }
         let join = try #require(try await store.job(id: composition.id))
-        #expect(join.state == .running && join.leaseOwner == "a" && join.phase == .join)
-        #expect(try await store.heartbeat(try #require(join.lease), leaseSeconds: 30, progress: Job.chunkedPercent + 2) == .keepRunning)
+        #expect(join.state == .running && join.leaseOwner == "j" && join.phase == .join)
         #expect(try await store.succeed(try #require(join.lease)) == .applied)
         let types = try await store.webhooks(compositionID: composition.id).map(\.type)
         let progress = (1...9).map { _ in "composition.progress" }

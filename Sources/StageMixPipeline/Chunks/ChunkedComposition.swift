@@ -41,15 +41,18 @@ struct ChunkedComposition {
                             to: frames.upperBound, work: folder?.path ?? work.path, pictures: folder?.path ?? pictures?.path)
         }
         let board = ChunkBoard(count: jobs.count)
-        if let encoded = chunking.encodedIn {
-            try Self.collect(jobs, encodedIn: encoded, pictures: pictures, board: board)
-        }
-        let workers = (0..<(chunking.encodedIn == nil ? min(chunking.jobs, jobs.count) : 0)).map { _ in DispatchSemaphore(value: 0) }
+        // On the queue the chunks are encoded by workers: one thread collects them as they land.
+        let encoded = chunking.encodedIn
+        let workers = (0..<(encoded == nil ? min(chunking.jobs, jobs.count) : 1)).map { _ in DispatchSemaphore(value: 0) }
         let runner = chunking.runner
         for done in workers {
             let thread = Thread {
                 CurrentThread.setName("stagemix-chunks")
                 defer { done.signal() }
+                if let encoded {
+                    Self.collect(jobs, encodedIn: encoded, pictures: pictures, board: board)
+                    return
+                }
                 while let index = board.take() {
                     let job = jobs[index]
                     board.finish(index, with: Result {
@@ -108,37 +111,47 @@ struct ChunkedComposition {
         return (result, report)
     }
 
-    /// The join of chunks encoded by workers: every chunk's result is read from its folder (one
-    /// missing, or of another range, is an error naming it), and its pictures (thumbnails, the poster,
-    /// the thumbnail track) copied into the staging folder; the video is read as the join goes.
-    private static func collect(_ jobs: [ChunkJob], encodedIn work: URL, pictures: URL?, board: ChunkBoard) throws {
-        let fm = FileManager.default
+    /// The join of chunks encoded by workers: each chunk, in order, once its folder is in place (the
+    /// worker that encoded it renames it there whole), has its result read (one of another range is an
+    /// error naming it) and its pictures (thumbnails, the poster, the thumbnail track) copied into the
+    /// staging folder; the video is read as the join goes. Waits as long as the run goes on: a chunk
+    /// that fails for good fails the composition, and the worker stops this join.
+    private static func collect(_ jobs: [ChunkJob], encodedIn work: URL, pictures: URL?, board: ChunkBoard) {
         for job in jobs {
-            let result: ChunkResult
-            do {
-                result = try ChunkResult.read(from: job.resultFile)
-            } catch {
-                throw ChunkRunError("chunk \(job.index) has no result in \(work.path): \(error)")
+            while !FileManager.default.fileExists(atPath: job.resultFile.path) {
+                if board.shouldStop { return }
+                Thread.sleep(forTimeInterval: 0.05)
             }
-            guard result.index == job.index, result.from == job.from, result.to == job.to else {
-                throw ChunkRunError("chunk \(job.index)'s result in \(work.path) is of frames \(result.from)..<\(result.to), not \(job.from)..<\(job.to)")
-            }
-            board.finish(job.index, with: .success(result))
-            guard let pictures else { continue }
-            let folder = URL(fileURLWithPath: job.work)
-            for name in [OutputFiles.poster, OutputFiles.thumbnailTrack] where fm.fileExists(atPath: folder.appendingPathComponent(name).path) {
-                try? fm.removeItem(at: pictures.appendingPathComponent(name))
-                try fm.copyItem(at: folder.appendingPathComponent(name), to: pictures.appendingPathComponent(name))
-            }
-            let thumbnails = folder.appendingPathComponent(OutputFiles.thumbnails)
-            guard let names = try? fm.contentsOfDirectory(atPath: thumbnails.path) else { continue }
-            let into = pictures.appendingPathComponent(OutputFiles.thumbnails)
-            try fm.createDirectory(at: into, withIntermediateDirectories: true)
-            for name in names.sorted() {
-                try? fm.removeItem(at: into.appendingPathComponent(name))
-                try fm.copyItem(at: thumbnails.appendingPathComponent(name), to: into.appendingPathComponent(name))
-            }
+            board.finish(job.index, with: Result { try collect(job, encodedIn: work, pictures: pictures) })
         }
+    }
+
+    private static func collect(_ job: ChunkJob, encodedIn work: URL, pictures: URL?) throws -> ChunkResult {
+        let fm = FileManager.default
+        let result: ChunkResult
+        do {
+            result = try ChunkResult.read(from: job.resultFile)
+        } catch {
+            throw ChunkRunError("chunk \(job.index) has no result in \(work.path): \(error)")
+        }
+        guard result.index == job.index, result.from == job.from, result.to == job.to else {
+            throw ChunkRunError("chunk \(job.index)'s result in \(work.path) is of frames \(result.from)..<\(result.to), not \(job.from)..<\(job.to)")
+        }
+        guard let pictures else { return result }
+        let folder = URL(fileURLWithPath: job.work)
+        for name in [OutputFiles.poster, OutputFiles.thumbnailTrack] where fm.fileExists(atPath: folder.appendingPathComponent(name).path) {
+            try? fm.removeItem(at: pictures.appendingPathComponent(name))
+            try fm.copyItem(at: folder.appendingPathComponent(name), to: pictures.appendingPathComponent(name))
+        }
+        let thumbnails = folder.appendingPathComponent(OutputFiles.thumbnails)
+        guard let names = try? fm.contentsOfDirectory(atPath: thumbnails.path) else { return result }
+        let into = pictures.appendingPathComponent(OutputFiles.thumbnails)
+        try fm.createDirectory(at: into, withIntermediateDirectories: true)
+        for name in names.sorted() {
+            try? fm.removeItem(at: into.appendingPathComponent(name))
+            try fm.copyItem(at: thumbnails.appendingPathComponent(name), to: into.appendingPathComponent(name))
+        }
+        return result
     }
 
     private struct Joined {

@@ -1,9 +1,9 @@
-/// Where a chunked composition is (docs/chunks.md, "On the queue"). Its job goes through three
-/// phases, each taken by any worker: `plan` (plan once, write the chunks' work), `chunks` (the job
-/// waits, holding no lease, while its chunk jobs are taken by any workers), `join` (join the
-/// chunks, mix and encode the audio once, publish once).
+/// Where a chunked composition is (docs/chunks.md, "On the queue"). Its job goes through two
+/// phases, each taken by any worker: `plan` (plan once, write the chunks' work, queue the chunk
+/// jobs), then `join`, taken at once by a worker's join slot while any workers encode the chunks:
+/// it runs the loudness pass, then joins each chunk as it lands, with the audio mixed and encoded
+/// once, and publishes once.
 public enum ChunkPhase: String, Sendable, Codable, CaseIterable {
     case plan
-    case chunks
     case join
 }

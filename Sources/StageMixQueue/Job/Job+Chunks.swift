@@ -1,51 +1,46 @@
-/// The lifecycle of a chunked composition's job between its phases (``ChunkPhase``). Between the
-/// plan and the join the job stays `running` with no lease: to a watcher the composition is being
-/// composed, and no rescue or heartbeat applies to it; its chunks are jobs of their own.
+/// The lifecycle of a chunked composition's job between its phases (``ChunkPhase``). Once planned the
+/// job stays `running`: to a watcher the composition is being composed. Its join is held by a
+/// worker's join slot while its chunks, jobs of their own, are encoded; between the plan and that
+/// claim (or after a join worker died) nobody holds it, and no rescue or heartbeat applies to it.
 extension Job {
-    /// True when the chunks are all done and the join waits for a worker.
+    /// True when the join waits for a worker's join slot.
     public var isJoinReady: Bool {
         state == .running && leaseOwner == nil && phase == .join
     }
 
-    /// True while the composition waits for its chunks.
-    public var isWaitingForChunks: Bool {
-        state == .running && leaseOwner == nil && phase == .chunks
-    }
+    /// A job a worker's join slot takes (a join, ready or failed and backing off), not its compose slots.
+    public var isJoin: Bool { phase == .join }
 
-    /// The plan attempt has written the chunks' work: the job lets go of its lease and waits for them.
+    /// The plan attempt has written the chunks' work: the job lets go of its lease, its join ready for a worker.
     public mutating func split(_ lease: JobLease, now: Double) -> FenceResult {
         guard holds(lease), phase == .plan, !cancelRequested else { return .fenced }
-        phase = .chunks
+        phase = .join
         progress = max(progress, Self.plannedPercent)
+        runAfter = createdAt
         leaseOwner = nil
         leaseExpiresAt = nil
         updatedAt = now
         return .applied
     }
 
-    /// How far a chunked composition is once planned; its chunks take it to ``chunkedPercent``, the join to 100.
+    /// How far a chunked composition is once planned; its chunks and its join take it to 100.
     public static let plannedPercent = 2.0
-    public static let chunkedPercent = 95.0
 
-    /// Its chunks have moved: every one done queues the join (first in line: it keeps the composition's
-    /// place); one dead fails the composition; otherwise progress is theirs, never going back.
+    /// Its chunks have moved: one dead fails the composition (fencing its join, whose worker stops it);
+    /// while no join holds it, its progress is its chunks', never going back.
     public mutating func settle(chunks: [Job], now: Double) {
-        guard isWaitingForChunks else { return }
+        guard state == .running, phase == .join else { return }
         if let dead = chunks.first(where: { $0.state == .dead }) {
             state = .dead
             lastError = "chunk \(dead.chunk ?? 0) of \(chunks.count) failed for good: \(dead.lastError ?? "no error recorded")"
+            leaseOwner = nil
+            leaseExpiresAt = nil
             updatedAt = now
             return
         }
-        if chunks.allSatisfy({ $0.state == .succeeded }) {
-            phase = .join
-            runAfter = createdAt
-            progress = max(progress, Self.chunkedPercent)
-            updatedAt = now
-            return
-        }
+        guard leaseOwner == nil, !chunks.isEmpty else { return }
         let done = chunks.reduce(0.0) { $0 + ($1.state == .succeeded ? 100 : min(100, max(0, $1.progress))) }
-        let percent = Self.plannedPercent + (Self.chunkedPercent - Self.plannedPercent) * done / (100 * Double(max(1, chunks.count)))
+        let percent = Self.plannedPercent + (99 - Self.plannedPercent) * done / (100 * Double(chunks.count))
         if percent > progress + 0.05 {
             progress = percent
             updatedAt = now

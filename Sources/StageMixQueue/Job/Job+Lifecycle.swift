@@ -73,8 +73,10 @@ extension Job {
         guard holds(lease) else { return .leaseLost }
         leaseExpiresAt = now + leaseSeconds
         if cancelRequested { return .cancel }
-        if let progress, min(100, max(0, progress)) != self.progress {
-            self.progress = min(100, max(0, progress))
+        // A chunked composition's progress never goes back: its chunks moved it before its join told its own.
+        let told = progress.map { phase == nil ? min(100, max(0, $0)) : min(100, max(self.progress, $0)) }
+        if let told, told != self.progress {
+            self.progress = told
             // `updatedAt` is when the job last changed as a watcher sees it, which the time left is reckoned
             // from (``TimeLeftEstimate``); renewing the lease alone is not such a change.
             updatedAt = now

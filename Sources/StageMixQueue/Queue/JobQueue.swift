@@ -5,8 +5,9 @@
 public protocol JobQueue: Sendable {
     /// Adds a job, or returns the active job (queued, running, or failed-and-retrying) with the same normalised spec.
     func enqueue(_ spec: JobSpec, maxAttempts: Int) async throws -> EnqueueResult
-    /// Rescues jobs with expired leases, then hands the next runnable job to `worker`.
-    func claim(worker: String, leaseSeconds: Double) async throws -> Job?
+    /// Rescues jobs with expired leases, then hands the next runnable job to `worker`: with `joins`, only
+    /// a chunked composition's join (a worker's join slot); without, anything else.
+    func claim(worker: String, leaseSeconds: Double, joins: Bool) async throws -> Job?
     /// Renews the lease and stores progress; tells the worker whether to go on.
     func heartbeat(_ lease: JobLease, leaseSeconds: Double, progress: Double?) async throws -> Job.HeartbeatAction
     func succeed(_ lease: JobLease) async throws -> Job.FenceResult
@@ -33,4 +34,11 @@ public protocol JobQueue: Sendable {
     /// Returns when work may be available, or after `timeout`, whichever comes first.
     func waitForWork(timeout: Duration) async
     func close() async
+}
+
+extension JobQueue {
+    /// The next job for a compose slot: a whole composition, a plan, or a chunk.
+    public func claim(worker: String, leaseSeconds: Double) async throws -> Job? {
+        try await claim(worker: worker, leaseSeconds: leaseSeconds, joins: false)
+    }
 }

@@ -39,7 +39,7 @@ public enum JobReport {
             let n = chunks.filter { $0.state == state }.count
             return n == 0 ? nil : "\(n) \(state.rawValue)"
         }
-        let waiting = job.isJoinReady ? " (join waiting for a worker)" : job.isWaitingForChunks ? " (waiting for its chunks)" : ""
+        let waiting = job.isJoinReady ? " (waiting for a worker's join slot)" : job.phase == .join && job.state == .running ? " (joining its chunks as they land)" : ""
         return "phase:        \(phase.rawValue)\(waiting)\nchunks:       \(chunks.count)\(counts.isEmpty ? "" : ": " + counts.joined(separator: ", "))"
     }
 

@@ -1,13 +1,13 @@
 import Foundation
 
 /// A chunked composition on the queue (docs/chunks.md, "On the queue"): its plan attempt makes its
-/// chunk jobs, each chunk's change settles the composition in the same transaction (the join
-/// queued once every chunk is done, the composition failed when one is dead), and a composition
-/// that ends stops its chunks.
+/// chunk jobs and readies its join, each chunk's change settles the composition in the same
+/// transaction (its progress, or the composition failed when one is dead), and a composition that
+/// ends stops its chunks.
 extension SQLJobStore {
     /// The plan attempt of `lease` has written the work of `count` chunks: the composition lets go of
-    /// its lease and its chunk jobs are queued (any made by an earlier plan go). With no chunk (an
-    /// empty session) the join is queued at once.
+    /// its lease, its chunk jobs are queued (any made by an earlier plan go), and its join is ready for
+    /// a worker's join slot, which joins the chunks as they land.
     public func split(_ lease: JobLease, chunks count: Int) async throws -> Job.FenceResult {
         let lock = lockRows
         return try await transaction { tx in
@@ -74,7 +74,6 @@ extension SQLJobStore {
         job.settle(chunks: chunks, now: tx.now)
         guard job != old else { return }
         _ = try await write(job, over: old, in: tx)
-        if job.isJoinReady { try await tx.notifyWorkAvailable() }
     }
 
     /// A composition that ended, or was asked to stop, stops its chunks: one not running is cancelled,

@@ -23,15 +23,18 @@ extension SQLJobStore {
         }
     }
 
-    public func claim(worker: String, leaseSeconds: Double) async throws -> Job? {
+    public func claim(worker: String, leaseSeconds: Double, joins: Bool) async throws -> Job? {
         let skipLocked = lockRowsSkippingLocked
+        // A join (ready, or failed and backing off) is for a worker's join slot; anything else for its compose slots.
+        let which = joins
+            ? "((state = 'running' AND lease_owner IS NULL) OR state = 'failed') AND phase = 'join'"
+            : "state IN ('queued', 'failed') AND (phase IS NULL OR phase <> 'join')"
         return try await transaction { tx in
             _ = try await Self.rescue(in: tx, lock: skipLocked)
             let rows = try await tx.query(
                 """
                 SELECT \(JobSQL.columns) FROM stagemix_jobs
-                WHERE (state IN ('queued', 'failed') OR (state = 'running' AND lease_owner IS NULL AND phase = 'join'))
-                  AND run_after <= $1 AND cancel_requested = 0
+                WHERE \(which) AND run_after <= $1 AND cancel_requested = 0
                 ORDER BY run_after, created_at, chunk LIMIT 1\(skipLocked)
                 """,
                 [.real(tx.now)]

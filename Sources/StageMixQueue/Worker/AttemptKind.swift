@@ -19,7 +19,6 @@ enum AttemptKind: Sendable {
         case nil: self = .whole
         case .plan?: self = .plan(work: try Self.workFolder(of: job.spec, compositionID: job.id))
         case .join?: self = .join(work: try Self.workFolder(of: job.spec, compositionID: job.id))
-        case .chunks?: throw QueueError(.corruptRow, "job \(job.id) waits for its chunks: no worker runs it")
         }
     }
 
@@ -40,12 +39,12 @@ enum AttemptKind: Sendable {
     }
 
     /// The composition's progress when this attempt's child says `percent`: the plan is its first
-    /// 2 %, the chunks take it to 95 % (``Job/settle(chunks:now:)``), the join to 100 %.
+    /// 2 %, the join (which moves as the chunks land) the rest.
     func overall(_ percent: Double) -> Double {
         switch self {
         case .whole, .chunk: percent
         case .plan: Job.plannedPercent * percent / 100
-        case .join: Job.chunkedPercent + (100 - Job.chunkedPercent) * percent / 100
+        case .join: Job.plannedPercent + (100 - Job.plannedPercent) * percent / 100
         }
     }
 

@@ -4,7 +4,7 @@ import NIOConcurrencyHelpers
 public import ServiceLifecycle
 
 /// Claims compose jobs from a ``JobQueue`` and runs each in a child process, `concurrency` at a
-/// time. Run it in a `ServiceGroup`: on graceful shutdown (SIGTERM) it stops claiming, gives the
+/// time, plus one chunked composition's join at a time. Run it in a `ServiceGroup`: on graceful shutdown (SIGTERM) it stops claiming, gives the
 /// jobs in hand `shutdownGrace` to finish, then kills their children and releases the jobs.
 public final class Worker: Service {
     let queue: any JobQueue
@@ -27,8 +27,10 @@ public final class Worker: Service {
         await withGracefulShutdownHandler {
             await withTaskGroup(of: Void.self) { group in
                 for _ in 0..<max(1, configuration.concurrency) {
-                    group.addTask { await self.claimLoop() }
+                    group.addTask { await self.claimLoop(joins: false) }
                 }
+                // One join beside them: it mostly waits for its chunks, which these slots (here and elsewhere) encode.
+                group.addTask { await self.claimLoop(joins: true) }
             }
         } onGracefulShutdown: {
             self.shutdownRequested.withLockedValue { $0 = $0 ?? .now }
@@ -48,12 +50,14 @@ public final class Worker: Service {
         shutdownRequested.withLockedValue { $0.map { ContinuousClock.now >= $0 + configuration.shutdownGrace } ?? false }
     }
 
-    private func claimLoop() async {
+    /// Takes jobs one after another: for a compose slot, whole compositions, plans and chunks; for the
+    /// join slot, the joins of chunked compositions (docs/chunks.md, "On the queue").
+    private func claimLoop(joins: Bool) async {
         while !isShuttingDown && !Task.isCancelled {
             let job: Job?
             do {
                 job = try await withDeadline(15) { [queue, configuration] in
-                    try await queue.claim(worker: configuration.workerID, leaseSeconds: configuration.leaseSeconds)
+                    try await queue.claim(worker: configuration.workerID, leaseSeconds: configuration.leaseSeconds, joins: joins)
                 }
             } catch {
                 logger.warning("claim failed, retrying: \(String(reflecting: error))")
