@@ -43,9 +43,6 @@ extension StageMix {
         func validate() throws {
             if !(1...100).contains(maxAttempts) { throw ValidationError("--max-attempts must be between 1 and 100") }
             try options.validateForCommandLine()
-            if chunkSeconds != nil, (try? OutputDestination(parsing: target.out))?.folder == nil {
-                throw ValidationError("--chunk-seconds: \(ChunkWorkRefusal(out: target.out))")
-            }
         }
 
         var options: ComposeOptions {

@@ -55,8 +55,8 @@ extension StageMix {
                 }
                 // A chunked composition cancelled at once (no phase running) leaves its work folder to nobody else.
                 if action == .cancelled, let ended, let parent = ended.parentID == nil ? ended : try await queue.url.withQueue({ try await $0.job(id: ended.parentID!) }),
-                   parent.state == .cancelled, let work = parent.chunkWorkFolder {
-                    try? FileManager.default.removeItem(at: work)
+                   parent.state == .cancelled, let work = parent.chunkWork {
+                    try? work.remove()
                 }
                 switch action {
                 case .cancelled: print("cancelled \(id)")

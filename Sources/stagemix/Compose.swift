@@ -32,6 +32,9 @@ extension StageMix {
         /// On the queue: which phase of a chunked composition this run is, and its work folder (docs/chunks.md).
         @Option(name: .customLong("chunk-phase"), help: .hidden) var chunkPhase: QueuePhase?
         @Option(name: .customLong("chunk-work"), help: .hidden) var chunkWork: String?
+        /// The worker that runs this phase, named by itself: a child that read its parent only once started
+        /// could read the init process's pid if the worker died meanwhile, and never learn it is alone.
+        @Option(name: .customLong("worker-pid"), help: .hidden) var workerPid: Int32?
 
         /// The options together: `--chunk-seconds` is checked against `--segment-seconds`.
         func validate() throws {
@@ -53,7 +56,7 @@ extension StageMix {
                 let phase = chunkPhase
                 // A phase of a chunked composition outlives no worker: once its worker is gone (even killed),
                 // it stops, as a chunk does, rather than wait for chunks nobody will hand it.
-                let worker = getppid()
+                let worker = workerPid ?? getppid()
                 let orphaned = { @Sendable in phase != nil && getppid() != worker }
                 do {
                     planned = try await onOwnThread(named: "stagemix-plan") {

@@ -23,6 +23,8 @@ extension StageMix {
         @Option var work: String?
         @Option var index: Int?
         @Option var into: String?
+        /// The worker that runs this chunk, named by itself (see `compose --worker-pid`).
+        @Option(name: .customLong("worker-pid"), help: .hidden) var workerPid: Int32?
 
         func validate() throws {
             guard (job == nil) == (work != nil && index != nil && into != nil), job != nil || work != nil else {
@@ -42,7 +44,7 @@ extension StageMix {
         func run() async throws {
             let signals = StopSignals()
             // A chunk outlives no run: once its parent is gone (even killed), it stops at the next frame.
-            let parent = getppid()
+            let parent = workerPid ?? getppid()
             try await runReportingErrors {
                 MediaLog.setLevel(.error)
                 let job = try chunkJob()

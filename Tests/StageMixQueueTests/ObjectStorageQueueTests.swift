@@ -159,3 +159,45 @@ struct ObjectStorageQueueTests {
         }
     }
 }
+
+extension ObjectStorageQueueTests {
+    /// A chunked composition whose output is in a bucket shares its work through a hidden prefix beside
+    /// the output (no shared disk): two workers encode its chunks and join them, the output is a whole
+    /// run's, and the prefix is gone once it is published.
+    @Test func chunksShareTheirWorkThroughAPrefixBesideTheOutput() async throws {
+        let moto = try MotoServer()
+        defer { moto.stop() }
+        let fixture = try await WorkerProcessTests.Fixture.make(.sqlite)
+        do {
+            let binary = try WorkerProcesses.binary
+            let capture = "\(fixture.directory)/captures/panel"
+            try await run(binary, ["synth", "panel", "--out", capture, "--duration", "12", "--jobs", "1"])
+            try moto.upload(URL(fileURLWithPath: capture), bucket: "captures", prefix: "rec/panel")
+            try moto.boto3(#"s3.create_bucket(Bucket="outputs")"#)
+            let environment = try EnvironmentFile(moto.environment(), in: fixture.directory)
+            let options = ["--preset", "ultrafast", "--resolution", "320x180", "--fps", "10", "--thumbnails", "4"]
+            let id = try await fixture.workers.cli(["enqueue", "s3://captures/rec/panel", "--out", "s3://outputs/panel",
+                                                    "--chunk-seconds", "4"] + options, environment: environment)
+            for name in ["s3a", "s3b"] { _ = try fixture.workers.start(name: name, realCompose: true, environment: environment) }
+            try await fixture.waitFor(id, .succeeded, seconds: 90)
+            #expect(try await fixture.queue.chunks(of: id).map(\.state) == [.succeeded, .succeeded, .succeeded])
+
+            let everything = try moto.objects(bucket: "outputs", prefix: "")
+            #expect(everything.keys.allSatisfy { $0.hasPrefix("panel/") }, "\(everything.keys.sorted())")
+            let whole = "\(fixture.directory)/whole"
+            _ = try await run(binary, ["compose", capture, "--out", whole] + options)
+            for file in ["hls/index.m3u8", "timeline.json", "billing.json", "thumbnails.vtt"] {
+                let chunked = String(decoding: try moto.object(bucket: "outputs", key: "panel/\(file)"), as: UTF8.self)
+                #expect(chunked == (try String(contentsOfFile: "\(whole)/\(file)", encoding: .utf8)), "\(file) differs")
+            }
+            #expect(everything.keys.filter { $0.hasPrefix("panel/thumbnails/") }.count == 3)
+            // No local work folder was left on this machine either.
+            let temporary = (try? FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)) ?? []
+            #expect(!temporary.contains { $0.hasPrefix("stagemix-chunks-\(id)") }, "\(temporary.filter { $0.hasPrefix("stagemix-chunks") })")
+        } catch {
+            await fixture.tearDown()
+            throw error
+        }
+        await fixture.tearDown()
+    }
+}

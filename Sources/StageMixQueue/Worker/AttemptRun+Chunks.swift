@@ -8,7 +8,7 @@ extension AttemptRun {
     /// Encodes chunk `index` into a folder of this attempt's in the work folder, then puts the folder in
     /// place (`chunk-00003/`) and marks the chunk done. Two attempts of one chunk (one whose lease ran
     /// out but that went on) never mix their files: the first folder in place stays.
-    func chunk(_ index: Int, work: URL) async -> WorkerMetrics.Outcome {
+    func chunk(_ index: Int, work: ChunkWork) async -> WorkerMetrics.Outcome {
         let kind = AttemptKind.chunk(work: work, index: index)
         guard let command = configuration.chunkCommand else {
             await report("fail") { [lease] queue in
@@ -16,24 +16,23 @@ extension AttemptRun {
             }
             return await ended(.badInput, kind)
         }
-        let token = "\(lease.attempt)-\(UInt32.random(in: 0...UInt32.max))"
-        let into = work.appendingPathComponent(".\(ComposeChild.chunkFolderName(index)).\(token)")
-        let done = work.appendingPathComponent(ComposeChild.chunkFolderName(index))
-        let arguments = command + ["--work", work.path, "--index", "\(index)", "--into", into.path]
+        defer { work.removeLocal() }
+        do {
+            try await renewingLease { try work.prepare(fetchingRun: true) }
+        } catch {
+            await report("fail") { [lease] queue in _ = try await queue.fail(lease, error: "cannot read the chunks' work at \(work.description): \(error)", retryable: true) }
+            return await ended(.failed, kind)
+        }
+        let into = work.attemptFolder(chunk: index, attempt: lease.attempt)
+        let arguments = command + ["--work", work.local.path, "--index", "\(index)", "--into", into.path, "--worker-pid", "\(getpid())"]
         if let stopped = await runChild(arguments, kind: kind, leftovers: { try? FileManager.default.removeItem(at: into) }) {
             return await ended(stopped, kind)
         }
         do {
-            try await AttemptOutput.onFileThread {
-                if FileManager.default.fileExists(atPath: done.path) {
-                    try? FileManager.default.removeItem(at: into)
-                } else {
-                    try FileManager.default.moveItem(at: into, to: done)
-                }
-            }
+            try await renewingLease { try work.publishChunk(index, from: into) }
         } catch {
             try? FileManager.default.removeItem(at: into)
-            await report("fail") { [lease] queue in _ = try await queue.fail(lease, error: "cannot put chunk \(index) in place: \(error)", retryable: true) }
+            await report("fail") { [lease] queue in _ = try await queue.fail(lease, error: "cannot put chunk \(index) in place at \(work.description): \(error)", retryable: true) }
             return await ended(.failed, kind)
         }
         do {
@@ -45,10 +44,39 @@ extension AttemptRun {
         }
     }
 
-    /// The plan attempt exited 0 having said how many chunks there are: they are queued.
-    func split(chunks count: Int?) async -> WorkerMetrics.Outcome {
+    /// For a join whose work is in a bucket: a thread that brings the chunks into its local folder as
+    /// they land, until told to finish. A store that fails is tried again every few seconds; the join
+    /// waits meanwhile, and its worker stops it if the composition ends.
+    func fetchChunks(for kind: AttemptKind) -> ChunkFetching? {
+        guard case .join(let work) = kind, !work.isLocal else { return nil }
+        let fetching = ChunkFetching()
+        let logger = self.logger
+        Thread.detachNewThread {
+            while !fetching.stopped {
+                do {
+                    try work.fetchChunks(shouldStop: { fetching.stopped })
+                    break
+                } catch {
+                    logger.warning("fetching chunks from \(work.description) failed, trying again: \(error)")
+                    Thread.sleep(forTimeInterval: 2)
+                }
+            }
+            fetching.done()
+        }
+        return fetching
+    }
+
+    /// The plan attempt exited 0 having said how many chunks there are: its plan is shared, and they are queued.
+    func split(chunks count: Int?, work: ChunkWork) async -> WorkerMetrics.Outcome {
         guard let count else {
             await report("fail") { [lease] queue in _ = try await queue.fail(lease, error: "the plan phase did not say how many chunks it made", retryable: true) }
+            return .failed
+        }
+        defer { work.removeLocal() }
+        do {
+            try await renewingLease(work.publishPlan)
+        } catch {
+            await report("fail") { [lease] queue in _ = try await queue.fail(lease, error: "cannot share the plan at \(work.description): \(error)", retryable: true) }
             return .failed
         }
         do {
@@ -75,8 +103,10 @@ extension AttemptRun {
             over = (try? await queue.job(id: composition))?.state.isFinal ?? false
         }
         if over {
-            _ = try? await AttemptOutput.onFileThread { try FileManager.default.removeItem(at: work) }
-            logger.info("removed the chunks' work folder \(work.path)")
+            _ = try? await AttemptOutput.onFileThread { try work.remove() }
+            logger.info("removed the chunks' work at \(work.description)")
+        } else {
+            work.removeLocal()
         }
         return outcome
     }
@@ -100,5 +130,29 @@ extension AttemptRun {
         ] as [String: Any]
         guard let patched = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]) else { return }
         try? patched.write(to: report, options: .atomic)
+    }
+}
+
+/// A join's chunk fetcher: told to stop, and waited for.
+final class ChunkFetching: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var stopping = false
+    private var finished = false
+
+    var stopped: Bool { condition.withLock { stopping } }
+
+    func done() {
+        condition.withLock {
+            finished = true
+            condition.broadcast()
+        }
+    }
+
+    /// Stops the fetcher and waits for it (off the cooperative pool).
+    func finish() async {
+        condition.withLock { stopping = true }
+        _ = try? await AttemptOutput.onFileThread {
+            self.condition.withLock { while !self.finished { self.condition.wait() } }
+        }
     }
 }

@@ -50,7 +50,10 @@ struct AttemptRun {
         if case .chunk(let work, let index) = kind { return await chunk(index, work: work) }
         do {
             try await renewingLease(output.prepare)
-            if let work = kind.work { try await renewingLease { try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true) } }
+            if let work = kind.work {
+                let fetchingRun = if case .join = kind { true } else { false }
+                try await renewingLease { try work.prepare(fetchingRun: fetchingRun) }
+            }
         } catch let refusal as OutputRefusal {
             await report("fail") { [lease] queue in _ = try await queue.fail(lease, error: "\(ComposeChild.Failure.badInput): \(refusal)", retryable: false) }
             return await ended(.badInput, kind)
@@ -64,13 +67,15 @@ struct AttemptRun {
         }
         let chunks = NIOLockedValueBox<Int?>(nil)
         let arguments = configuration.composeCommand + job.spec.composeArguments(outDirectory: output.attemptDirectory.path) + kind.arguments
-        if let stopped = await runChild(arguments, kind: kind, leftovers: { output.removeAttemptLeftovers() }, onLine: { line in
+        // A join whose work is in a bucket has the chunks brought to it as they land, while it runs.
+        let fetching = fetchChunks(for: kind)
+        let stopped = await runChild(arguments, kind: kind, leftovers: { output.removeAttemptLeftovers() }, onLine: { line in
             if let line = ComposeChild.ChunksLine(parsing: line) { chunks.withLockedValue { $0 = line.count } }
-        }) {
-            return await ended(stopped, kind)
-        }
-        guard case .plan = kind else { return await ended(await publish(output, kind: kind), kind) }
-        return await ended(await split(chunks: chunks.withLockedValue { $0 }), kind)
+        })
+        await fetching?.finish()
+        if let stopped { return await ended(stopped, kind) }
+        guard case .plan(let work) = kind else { return await ended(await publish(output, kind: kind), kind) }
+        return await ended(await split(chunks: chunks.withLockedValue { $0 }, work: work), kind)
     }
 
     /// Runs the attempt's child to its end, renewing the lease; nil when it exited 0, else how the

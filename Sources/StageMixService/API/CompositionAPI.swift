@@ -156,10 +156,6 @@ public struct CompositionAPI: Sendable {
     /// no idempotency: each makes a composition of its own, as Twilio's does.
     func enqueue(_ parsed: CompositionRequest, caller: Caller, context: BasicRequestContext,
                  twilio: TwilioParameters? = nil) async throws -> CompositionCreation {
-        // Chunks share their work in a folder beside the output, which a bucket does not have.
-        if parsed.options.chunkSeconds != nil, outputRoot.folder == nil {
-            throw Problem.invalid("options.chunkSeconds", "this service publishes to a bucket (\(outputRoot)); chunks on the queue need an output folder the workers share")
-        }
         for document in parsed.inline { try tables.keep(document.data, at: document.path, field: document.field) }
         let requestKey = twilio == nil ? parsed.requestKey(apiKey: caller.apiKey) : SHA256Digest.hex(of: Data(UUID().uuidString.utf8))
         let draft = CompositionDraft(
