@@ -31,6 +31,12 @@ struct EnqueueCommandTests {
         ]
         let enqueued = try await Self.stagemix(["enqueue", capture, "--out", "\(directory)/out", "--overwrite"] + given + ["--queue", queue])
         #expect(enqueued.exit == .exited(0), "\(enqueued.stderr)")
+        // In chunks: the same options, and the composition's plan is its first phase.
+        let chunked = try await Self.stagemix(["enqueue", capture, "--out", "\(directory)/chunked", "--chunk-seconds", "4",
+                                               "--segment-seconds", "2", "--queue", queue])
+        #expect(chunked.exit == .exited(0), "\(chunked.stderr)")
+        let chunkedJob = try await QueueURL(queue).withQueue { try await $0.job(id: chunked.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        #expect(chunkedJob?.spec.options.chunkSeconds == 4 && chunkedJob?.phase == .plan)
         let id = enqueued.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let stored = try await QueueURL("sqlite:\(directory)/q.sqlite").withQueue { try await $0.job(id: id) }
         let spec = try #require(stored?.spec)
@@ -54,6 +60,9 @@ struct EnqueueCommandTests {
         let cases: [(arguments: [String], exit: Int32, says: String)] = [
             ([capture, "--resolution", "1281x721"], 64, "--resolution"),
             ([capture, "--preset", "warp"], 64, "--preset"),
+            // A chunk is a whole number of segments (4 s by default).
+            ([capture, "--chunk-seconds", "6"], 64, "--chunk-seconds"),
+            ([capture, "--chunk-seconds", "8", "--segment-seconds", "3"], 64, "--chunk-seconds"),
             ([capture, "--crf", "60"], 64, "--crf"),
             ([capture, "--pause-grace", "-1"], 64, "--pause-grace"),
             ([capture, "--video-bitrate", "fast"], 64, "--video-bitrate"),
