@@ -56,15 +56,15 @@ extension StageMix {
                 let phase = chunkPhase
                 // A phase of a chunked composition outlives no worker: once its worker is gone (even killed),
                 // it stops, as a chunk does, rather than wait for chunks nobody will hand it.
-                let worker = workerPid ?? getppid()
-                let orphaned = { @Sendable in phase != nil && getppid() != worker }
+                let worker = WorkerWatch(workerPid: workerPid)
+                let orphaned = { @Sendable in phase != nil && worker.isGone }
                 do {
                     planned = try await onOwnThread(named: "stagemix-plan") {
                         switch phase {
                         case nil:
                             return try CompositionInput.plan(capture: CaptureSources.source(at: captureDirectory), options: options, speakers: SpeakerAnalysis.planningPass(shouldStop: { signals.stopRequested }))
                         case .plan?:
-                            return try QueuePhase.plan(capture: captureDirectory, options: options, work: work!, shouldStop: { signals.stopRequested })
+                            return try QueuePhase.plan(capture: captureDirectory, options: options, work: work!, shouldStop: { signals.stopRequested || orphaned() })
                         case .join?:
                             return try QueuePhase.replan(capture: captureDirectory, options: options, work: work!)
                         }

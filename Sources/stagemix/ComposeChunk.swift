@@ -44,14 +44,14 @@ extension StageMix {
         func run() async throws {
             let signals = StopSignals()
             // A chunk outlives no run: once its parent is gone (even killed), it stops at the next frame.
-            let parent = workerPid ?? getppid()
+            let worker = WorkerWatch(workerPid: workerPid)
             try await runReportingErrors {
                 MediaLog.setLevel(.error)
                 let job = try chunkJob()
                 do {
                     try await onOwnThread(named: "stagemix-chunk") {
                         let capture = try CaptureSources.source(at: job.capture).capture()
-                        try ChunkEncoding(job: job).run(capture: capture, shouldStop: { signals.stopRequested || getppid() != parent })
+                        try ChunkEncoding(job: job).run(capture: capture, shouldStop: { signals.stopRequested || worker.isGone })
                     }
                 } catch is CancellationError {
                     throw ExitCode(signals.exitStatus ?? .interrupted)

@@ -157,7 +157,7 @@ struct ChunkQueueTests {
 
     @Test(arguments: QueueBackend.allCases)
     func theCompositionsEventsAreToldOnceNotPerChunk(backend: QueueBackend) async throws {
-        let (opened, _) = try await backend.open()
+        let (opened, _) = try await backend.open(options: Self.quickRetry)
         let store = try #require(opened as? any SQLJobStore)
         defer { Task { await store.close() } }
         let draft = CompositionDraft(apiKey: "k", requestKey: "r", requestDigest: "r", idempotencyKey: nil, callbackURL: "http://127.0.0.1:9/cb",
@@ -180,6 +180,12 @@ struct ChunkQueueTests {
                 #expect(try await store.heartbeat(joinLease, leaseSeconds: 30, progress: Double(done) * 24) == .keepRunning)
             }
         }
+        // The join fails once and is taken again: the composition does not start a second time.
+        guard case .retry = try await store.fail(try #require(joinLease), error: "disk full", retryable: true) else {
+            Issue.record("the join was not retried"); return
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        _ = try #require(try await store.claim(worker: "j", leaseSeconds: 30, joins: true))
         let join = try #require(try await store.job(id: composition.id))
         #expect(join.state == .running && join.leaseOwner == "j" && join.phase == .join)
         #expect(try await store.succeed(try #require(join.lease)) == .applied)
@@ -190,5 +196,33 @@ struct ChunkQueueTests {
         for chunk in try await store.chunks(of: composition.id) {
             #expect(try await store.webhooks(compositionID: chunk.id).isEmpty)
         }
+    }
+
+    @Test(arguments: QueueBackend.allCases)
+    func aJoinBackingOffIsRetriedAsAJoinAndFailsWithAChunkDeadMeanwhile(backend: QueueBackend) async throws {
+        let (queue, _) = try await backend.open(options: QueueOptions(retry: Backoff(baseDelay: 30, maxDelay: 30, jitter: 1...1), random: { 0 }))
+        defer { Task { await queue.close() } }
+        let id = try await planned(queue, count: 2)
+        let join = try #require(try await queue.claim(worker: "j", leaseSeconds: 30, joins: true))
+        let second = try #require(try await queue.claim(worker: "a", leaseSeconds: 30))
+        guard case .retry = try await queue.fail(try #require(join.lease), error: "disk full", retryable: true) else {
+            Issue.record("the join was not retried"); return
+        }
+        #expect(try await queue.job(id: id)?.state == .failed)
+        // Retried now by a person: a join again, for a join slot, its progress kept.
+        #expect(try await queue.retry(id: id) == .requeued)
+        let ready = try #require(try await queue.job(id: id))
+        #expect(ready.isJoinReady && ready.progress >= Job.plannedPercent)
+        #expect(try await queue.claim(worker: "a", leaseSeconds: 30)?.id != id)
+        let again = try #require(try await queue.claim(worker: "j", leaseSeconds: 30, joins: true))
+        #expect(again.id == id)
+        guard case .retry = try await queue.fail(try #require(again.lease), error: "disk full", retryable: true) else {
+            Issue.record("the join was not retried"); return
+        }
+        // A chunk dies while the join backs off: the composition fails then, not when the join waits for it.
+        #expect(try await queue.fail(try #require(second.lease), error: "corrupt", retryable: false) == .dead)
+        let failed = try #require(try await queue.job(id: id))
+        #expect(failed.state == .dead && failed.lastError?.contains("corrupt") == true, "\(failed.state) \(failed.lastError ?? "")")
+        #expect(try await queue.claim(worker: "j", leaseSeconds: 30, joins: true) == nil)
     }
 }

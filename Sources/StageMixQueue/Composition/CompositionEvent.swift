@@ -22,7 +22,8 @@ public enum CompositionEvent: String, Sendable, CaseIterable {
     static func caused(from old: Job, to new: Job) -> [Occurrence] {
         if new.state != old.state {
             let event: CompositionEvent? = switch new.state {
-            case .running: .started
+            // A join taken again after a failure goes on with a composition that has started already.
+            case .running: new.phase == .join ? nil : .started
             case .succeeded: .completed
             case .dead: .failed
             case .cancelled: .cancelled

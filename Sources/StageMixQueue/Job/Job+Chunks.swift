@@ -29,7 +29,8 @@ extension Job {
     /// Its chunks have moved: one dead fails the composition (fencing its join, whose worker stops it);
     /// while no join holds it, its progress is its chunks', never going back.
     public mutating func settle(chunks: [Job], now: Double) {
-        guard state == .running, phase == .join else { return }
+        // A join backing off after a failure is still the composition's: a chunk dead meanwhile fails it.
+        guard state == .running || state == .failed, phase == .join else { return }
         if let dead = chunks.first(where: { $0.state == .dead }) {
             state = .dead
             lastError = "chunk \(dead.chunk ?? 0) of \(chunks.count) failed for good: \(dead.lastError ?? "no error recorded")"
@@ -38,7 +39,7 @@ extension Job {
             updatedAt = now
             return
         }
-        guard leaseOwner == nil, !chunks.isEmpty else { return }
+        guard state == .running, leaseOwner == nil, !chunks.isEmpty else { return }
         let done = chunks.reduce(0.0) { $0 + ($1.state == .succeeded ? 100 : min(100, max(0, $1.progress))) }
         let percent = Self.plannedPercent + (99 - Self.plannedPercent) * done / (100 * Double(chunks.count))
         if percent > progress + 0.05 {

@@ -181,6 +181,12 @@ extension Job {
             attempt = 0
             // A chunked composition starts over from its plan (its chunks are made again).
             if phase != nil { phase = .plan }
+        case .failed where phase == .join:
+            // A join backing off is ready again at once, where its chunks left the composition.
+            state = .running
+            runAfter = now
+            updatedAt = now
+            return .requeued
         case .failed:
             break
         case .queued, .running, .succeeded:

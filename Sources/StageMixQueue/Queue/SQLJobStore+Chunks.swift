@@ -25,7 +25,7 @@ extension SQLJobStore {
                 }
             }
             job.settle(chunks: chunks, now: tx.now)
-            guard try await Self.write(job, over: old, in: tx) else { return .fenced }
+            guard try await Self.write(job, over: old, in: tx, lock: lock) else { return .fenced }
             try await tx.notifyWorkAvailable()
             return .applied
         }
@@ -65,28 +65,36 @@ extension SQLJobStore {
     }
 
     /// A chunk of composition `id` changed: the composition moves on if it can (``Job/settle(chunks:now:)``).
-    static func settle(_ id: String, in tx: any SQLJobTransaction) async throws {
-        guard let row = try await tx.query("SELECT \(JobSQL.columns) FROM stagemix_jobs WHERE id = $1", [.text(id)]).first else { return }
+    static func settle(_ id: String, in tx: any SQLJobTransaction, lock: String) async throws {
+        // Locked, so that what is written over is what was read (a join claimed meanwhile waits, or is seen).
+        guard let row = try await tx.query("SELECT \(JobSQL.columns) FROM stagemix_jobs WHERE id = $1\(lock)", [.text(id)]).first else { return }
         let old = try JobSQL.decode(row)
         let chunks = try await tx.query("SELECT \(JobSQL.columns) FROM stagemix_jobs WHERE parent_id = $1 ORDER BY chunk", [.text(id)])
             .map(JobSQL.decode)
         var job = old
         job.settle(chunks: chunks, now: tx.now)
         guard job != old else { return }
-        _ = try await write(job, over: old, in: tx)
+        guard try await write(job, over: old, in: tx, lock: lock) else {
+            throw QueueError(.noSuchJob, "composition \(id) changed while its chunk did; the transaction is tried again")
+        }
     }
 
     /// A composition that ended, or was asked to stop, stops its chunks: one not running is cancelled,
     /// a running one is asked to (its worker stops it within a second).
-    static func stopChunks(of job: Job, in tx: any SQLJobTransaction) async throws {
+    static func stopChunks(of job: Job, in tx: any SQLJobTransaction, lock: String) async throws {
         guard job.state.isFinal || job.cancelRequested else { return }
+        // FOR UPDATE in PostgreSQL: a chunk claimed meanwhile is seen as claimed, not written over.
         let rows = try await tx.query(
-            "SELECT \(JobSQL.columns) FROM stagemix_jobs WHERE parent_id = $1 AND state IN ('queued', 'failed', 'running')", [.text(job.id)])
+            "SELECT \(JobSQL.columns) FROM stagemix_jobs WHERE parent_id = $1 AND state IN ('queued', 'failed', 'running') ORDER BY chunk\(lock)",
+            [.text(job.id)])
         for row in rows {
             let old = try JobSQL.decode(row)
             var chunk = old
             _ = chunk.requestCancel(now: tx.now)
-            if chunk != old { _ = try await write(chunk, over: old, in: tx) }
+            if chunk != old, try await !write(chunk, over: old, in: tx, lock: lock) {
+                throw QueueError(.noSuchJob, "chunk \(chunk.id) changed while its composition ended; the transaction is tried again")
+            }
         }
     }
 }
+

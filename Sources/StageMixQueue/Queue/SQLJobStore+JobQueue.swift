@@ -25,12 +25,13 @@ extension SQLJobStore {
 
     public func claim(worker: String, leaseSeconds: Double, joins: Bool) async throws -> Job? {
         let skipLocked = lockRowsSkippingLocked
+        let lock = lockRows
         // A join (ready, or failed and backing off) is for a worker's join slot; anything else for its compose slots.
         let which = joins
             ? "((state = 'running' AND lease_owner IS NULL) OR state = 'failed') AND phase = 'join'"
             : "state IN ('queued', 'failed') AND (phase IS NULL OR phase <> 'join')"
         return try await transaction { tx in
-            _ = try await Self.rescue(in: tx, lock: skipLocked)
+            _ = try await Self.rescue(in: tx, lock: skipLocked, rowLock: lock)
             let rows = try await tx.query(
                 """
                 SELECT \(JobSQL.columns) FROM stagemix_jobs
@@ -42,14 +43,24 @@ extension SQLJobStore {
             guard let row = rows.first else { return nil }
             let old = try JobSQL.decode(row)
             var job = old
+            if job.isJoin {
+                // A chunk that died while the join was backing off fails the composition now, rather than the join wait for it.
+                let chunks = try await tx.query("SELECT \(JobSQL.columns) FROM stagemix_jobs WHERE parent_id = $1 ORDER BY chunk", [.text(job.id)])
+                job.settle(chunks: try chunks.map(JobSQL.decode), now: tx.now)
+                if job.state.isFinal {
+                    _ = try await Self.write(job, over: old, in: tx, lock: lock)
+                    return nil
+                }
+            }
             guard case .start = job.claim(worker: worker, now: tx.now, leaseSeconds: leaseSeconds) else { return nil }
-            return try await Self.write(job, over: old, in: tx) ? job : nil
+            return try await Self.write(job, over: old, in: tx, lock: lock) ? job : nil
         }
     }
 
     public func rescueExpiredLeases() async throws -> Int {
         let skipLocked = lockRowsSkippingLocked
-        return try await transaction { tx in try await Self.rescue(in: tx, lock: skipLocked) }
+        let lock = lockRows
+        return try await transaction { tx in try await Self.rescue(in: tx, lock: skipLocked, rowLock: lock) }
     }
 
     public func heartbeat(_ lease: JobLease, leaseSeconds: Double, progress: Double?) async throws -> Job.HeartbeatAction {
@@ -141,7 +152,7 @@ extension SQLJobStore {
             var job = old
             let action = event(&job, tx.now)
             if job != old {
-                guard try await Self.write(job, over: old, in: tx) else {
+                guard try await Self.write(job, over: old, in: tx, lock: lock) else {
                     if let missing { return missing }
                     throw QueueError(.noSuchJob, "job \(id) changed under us")
                 }
@@ -153,20 +164,22 @@ extension SQLJobStore {
 
     /// Writes `job` over `old` if the row is still `old`; a composition's events are recorded, and what
     /// a chunk's change means for its composition (and a composition's for its chunks) follows in the same transaction.
-    static func write(_ job: Job, over old: Job, in tx: any SQLJobTransaction) async throws -> Bool {
+    /// `lock` is the dialect's row lock for the rows this pulls in (a chunk's composition, a composition's chunks).
+    static func write(_ job: Job, over old: Job, in tx: any SQLJobTransaction, lock: String) async throws -> Bool {
         let (sql, binds) = JobSQL.update(job, over: old)
         guard try await !tx.query(sql, binds).isEmpty else { return false }
         try await CompositionEvent.record(from: old, to: job, in: tx)
-        if let parent = job.parentID, job.state != old.state || job.progress != old.progress {
-            try await settle(parent, in: tx)
+        // A chunk that ended or moved settles its composition (not one merely claimed: that changes nothing there).
+        if let parent = job.parentID, (job.state != old.state && job.state != .running) || job.progress != old.progress {
+            try await settle(parent, in: tx, lock: lock)
         }
         if job.phase != nil, job.state != old.state || job.cancelRequested != old.cancelRequested {
-            try await stopChunks(of: job, in: tx)
+            try await stopChunks(of: job, in: tx, lock: lock)
         }
         return true
     }
 
-    private static func rescue(in tx: any SQLJobTransaction, lock: String) async throws -> Int {
+    private static func rescue(in tx: any SQLJobTransaction, lock: String, rowLock: String) async throws -> Int {
         let rows = try await tx.query(
             "SELECT \(JobSQL.columns) FROM stagemix_jobs WHERE state = 'running' AND lease_expires_at < $1\(lock)",
             [.real(tx.now)]
@@ -175,7 +188,7 @@ extension SQLJobStore {
         for row in rows {
             let old = try JobSQL.decode(row)
             var job = old
-            if job.rescueIfExpired(now: tx.now) != .notExpired, try await write(job, over: old, in: tx) {
+            if job.rescueIfExpired(now: tx.now) != .notExpired, try await write(job, over: old, in: tx, lock: rowLock) {
                 rescued += 1
             }
         }

@@ -23,10 +23,30 @@ extension AttemptRun {
             await report("fail") { [lease] queue in _ = try await queue.fail(lease, error: "cannot read the chunks' work at \(work.description): \(error)", retryable: true) }
             return await ended(.failed, kind)
         }
+        // The chunk reads the capture run.json names: it must be the job's own, whatever else wrote there.
+        if let named = work.runCapture, named != job.spec.capture {
+            await report("fail") { [lease, job] queue in
+                _ = try await queue.fail(lease, error: "\(ComposeChild.Failure.badInput): \(work.description)/run.json names the capture \(named), not \(job.spec.capture)", retryable: false)
+            }
+            return await ended(.badInput, kind)
+        }
         let into = work.attemptFolder(chunk: index, attempt: lease.attempt)
         let arguments = command + ["--work", work.local.path, "--index", "\(index)", "--into", into.path, "--worker-pid", "\(getpid())"]
         if let stopped = await runChild(arguments, kind: kind, leftovers: { try? FileManager.default.removeItem(at: into) }) {
             return await ended(stopped, kind)
+        }
+        // Only an attempt that still holds its lease puts its chunk in place: one that lost it, or whose
+        // composition was cancelled meanwhile, leaves nothing behind.
+        let action = try? await persistently(for: reportPatience) { [queue, lease, configuration] in
+            try await queue.heartbeat(lease, leaseSeconds: configuration.leaseSeconds, progress: nil)
+        }
+        guard action == .keepRunning else {
+            try? FileManager.default.removeItem(at: into)
+            if action == .cancel {
+                await report("cancel") { [lease] queue in _ = try await queue.finishCancelled(lease) }
+                return await ended(.cancelled, kind)
+            }
+            return .leaseLost
         }
         do {
             try await renewingLease { try work.publishChunk(index, from: into) }
@@ -56,6 +76,10 @@ extension AttemptRun {
                 do {
                     try work.fetchChunks(shouldStop: { fetching.stopped })
                     break
+                } catch let error as QueueError {
+                    // What is there is not a chunk's: trying again finds the same; the attempt fails.
+                    fetching.fail("cannot fetch the chunks from \(work.description): \(error)")
+                    break
                 } catch {
                     logger.warning("fetching chunks from \(work.description) failed, trying again: \(error)")
                     Thread.sleep(forTimeInterval: 2)
@@ -81,7 +105,11 @@ extension AttemptRun {
         }
         do {
             let result = try await persistently(for: reportPatience) { [queue, lease] in try await queue.split(lease, chunks: count) }
-            guard result == .applied else { return .leaseLost }
+            guard result == .applied else {
+                // Cancelled while it planned: it ends cancelled now, not when its lease runs out.
+                let cancelled = try? await persistently(for: reportPatience) { [queue, lease] in try await queue.finishCancelled(lease) }
+                return cancelled == .applied ? .cancelled : .leaseLost
+            }
             logger.info("planned \(lease): \(count) chunks queued")
             return .succeeded
         } catch {
@@ -138,8 +166,13 @@ final class ChunkFetching: @unchecked Sendable {
     private let condition = NSCondition()
     private var stopping = false
     private var finished = false
+    private var failed: String?
 
     var stopped: Bool { condition.withLock { stopping } }
+    /// Why fetching failed for good, if it did.
+    var failure: String? { condition.withLock { failed } }
+
+    func fail(_ why: String) { condition.withLock { failed = why } }
 
     func done() {
         condition.withLock {

@@ -16,6 +16,8 @@ struct AttemptRun {
         case cancelled
         case leaseLost
         case shuttingDown
+        /// What the attempt's child needs failed beside it (a join's chunks could not be fetched).
+        case failed(String)
     }
 
     var queue: any JobQueue { worker.queue }
@@ -51,8 +53,12 @@ struct AttemptRun {
         do {
             try await renewingLease(output.prepare)
             if let work = kind.work {
-                let fetchingRun = if case .join = kind { true } else { false }
-                try await renewingLease { try work.prepare(fetchingRun: fetchingRun) }
+                let planning = if case .plan = kind { true } else { false }
+                // A plan starts from nothing: what an earlier plan's chunks left must not be joined into this one.
+                try await renewingLease {
+                    if planning { try? work.remove() }
+                    try work.prepare(fetchingRun: !planning)
+                }
             }
         } catch let refusal as OutputRefusal {
             await report("fail") { [lease] queue in _ = try await queue.fail(lease, error: "\(ComposeChild.Failure.badInput): \(refusal)", retryable: false) }
@@ -62,6 +68,7 @@ struct AttemptRun {
             await report("fail") { [lease] queue in _ = try await queue.fail(lease, error: "\(ComposeChild.Failure.badInput): \(refusal)", retryable: false) }
             return await ended(.badInput, kind)
         } catch {
+            kind.work?.removeLocal()
             await report("fail") { [lease] queue in _ = try await queue.fail(lease, error: "cannot prepare \(job.spec.out): \(error)", retryable: true) }
             return .failed
         }
@@ -71,7 +78,7 @@ struct AttemptRun {
         let fetching = fetchChunks(for: kind)
         let stopped = await runChild(arguments, kind: kind, leftovers: { output.removeAttemptLeftovers() }, onLine: { line in
             if let line = ComposeChild.ChunksLine(parsing: line) { chunks.withLockedValue { $0 = line.count } }
-        })
+        }, abort: { fetching?.failure })
         await fetching?.finish()
         if let stopped { return await ended(stopped, kind) }
         guard case .plan(let work) = kind else { return await ended(await publish(output, kind: kind), kind) }
@@ -81,7 +88,8 @@ struct AttemptRun {
     /// Runs the attempt's child to its end, renewing the lease; nil when it exited 0, else how the
     /// attempt ended (reported to the queue, `leftovers` removed).
     func runChild(_ arguments: [String], kind: AttemptKind, leftovers: @escaping @Sendable () -> Void,
-                          onLine: @escaping @Sendable (String) -> Void = { _ in }) async -> WorkerMetrics.Outcome? {
+                          onLine: @escaping @Sendable (String) -> Void = { _ in },
+                          abort: @escaping @Sendable () -> String? = { nil }) async -> WorkerMetrics.Outcome? {
         let progress = NIOLockedValueBox<Double?>(nil)
         let child: ChildProcess
         do {
@@ -94,7 +102,7 @@ struct AttemptRun {
             return .failed
         }
 
-        if let stop = await supervise(child, progress: progress) {
+        if let stop = await supervise(child, progress: progress, abort: abort) {
             _ = await child.stop(grace: Self.stopGrace)
             _ = try? await AttemptOutput.onFileThread(leftovers)
             switch stop {
@@ -109,6 +117,10 @@ struct AttemptRun {
                 logger.info("shutdown grace over: released \(lease)")
                 await report("release") { [lease] queue in _ = try await queue.release(lease) }
                 return .released
+            case .failed(let why):
+                logger.warning("stopped \(lease): \(why)")
+                await report("fail") { [lease] queue in _ = try await queue.fail(lease, error: why, retryable: true) }
+                return .failed
             }
         }
 
@@ -134,7 +146,7 @@ struct AttemptRun {
 
     /// Waits for the child, renewing the lease every heartbeat, storing progress when it moves, and
     /// looking at the job in between for a cancel; returns why the child must be stopped, if it must.
-    private func supervise(_ child: ChildProcess, progress: NIOLockedValueBox<Double?>) async -> Stop? {
+    private func supervise(_ child: ChildProcess, progress: NIOLockedValueBox<Double?>, abort: @Sendable () -> String?) async -> Stop? {
         let heartbeat = Duration.seconds(configuration.heartbeatSeconds)
         var nextHeartbeat = ContinuousClock.now + heartbeat
         var nextProgress = ContinuousClock.now
@@ -142,6 +154,7 @@ struct AttemptRun {
         var stored: Double?
         while child.exit == nil {
             if Task.isCancelled || worker.graceIsOver { return .shuttingDown }
+            if let why = abort() { return .failed(why) }
             try? await Task.sleep(for: .milliseconds(50))
             let now = ContinuousClock.now
             let percent = progress.withLockedValue { $0 }

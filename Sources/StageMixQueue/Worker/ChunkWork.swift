@@ -41,6 +41,13 @@ public struct ChunkWork: Sendable {
         }
     }
 
+    /// The capture the work's `run.json` names (nil when it cannot be read: the chunk's own reading says why).
+    var runCapture: String? {
+        guard let data = try? Data(contentsOf: local.appendingPathComponent(Self.runFile)),
+              let run = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+        return run["capture"] as? String
+    }
+
     /// True when the work is a shared folder the children work in directly.
     public var isLocal: Bool { bucket == nil }
 
@@ -97,6 +104,8 @@ public struct ChunkWork: Sendable {
         let fm = FileManager.default
         for index in 0..<count {
             let name = ComposeChild.chunkFolderName(index)
+            // Fetched before this attempt at fetching failed and was started again.
+            if fm.fileExists(atPath: local.appendingPathComponent(name).path) { continue }
             var marker: Data?
             while marker == nil {
                 if shouldStop() { return }

@@ -244,6 +244,8 @@ public struct CompositionAPI: Sendable {
         guard let (after, job) = try await store.composition(id: composition.id, apiKey: caller.apiKey) else {
             throw Problem.notFound("no composition \(composition.id)")
         }
+        // A chunked composition cancelled with nothing of it running: no worker will see it end.
+        if action == .cancelled { Self.removeChunkWork(of: job) }
         var logger = context.logger
         logger[metadataKey: "composition"] = "\(composition.id)"
         let view = CompositionView(after, job: job, now: Date().timeIntervalSince1970)
@@ -283,4 +285,11 @@ public struct CompositionAPI: Sendable {
         }
         return APIResponse.json(["status": "ready"])
     }
+
+    /// Removes a chunked composition's work once it has ended, off the request's thread.
+    static func removeChunkWork(of job: Job) {
+        guard job.state.isFinal, let work = job.chunkWork else { return }
+        DispatchQueue.global().async { try? work.remove() }
+    }
+
 }
