@@ -225,4 +225,37 @@ struct ChunkQueueTests {
         #expect(failed.state == .dead && failed.lastError?.contains("corrupt") == true, "\(failed.state) \(failed.lastError ?? "")")
         #expect(try await queue.claim(worker: "j", leaseSeconds: 30, joins: true) == nil)
     }
+
+    /// A chunked composition that ended without a worker seeing it (its plan's lease ran out on its last
+    /// attempt) keeps its work until an idle worker sweeps it; a live composition's work is never touched.
+    @Test(arguments: QueueBackend.allCases)
+    func anIdleWorkerSweepsTheWorkOfACompositionThatEndedUnseen(backend: QueueBackend) async throws {
+        let (queue, _) = try await backend.open()
+        defer { Task { await queue.close() } }
+        let directory = try makeTemporaryDirectory(prefix: "stagemix-sweep")
+        func enqueue(_ name: String) async throws -> Job {
+            let spec = JobSpec(capture: "/captures/\(name)", out: "\(directory)/\(name)", options: ComposeOptions(chunkSeconds: 8))
+            let id = try await queue.enqueue(spec, maxAttempts: 1).id
+            let job = try #require(try await queue.job(id: id))
+            let work = try #require(job.chunkWork)
+            try FileManager.default.createDirectory(at: work.local, withIntermediateDirectories: true)
+            try Data("{}".utf8).write(to: work.local.appendingPathComponent("run.json"))
+            return job
+        }
+        let lost = try await enqueue("lost")
+        _ = try #require(try await queue.claim(worker: "killed", leaseSeconds: 0.2))
+        try await Task.sleep(for: .milliseconds(400))
+        #expect(try await queue.rescueExpiredLeases() == 1)
+        #expect(try await queue.job(id: lost.id)?.state == .dead)
+        let live = try await enqueue("live")
+
+        var configuration = WorkerConfiguration(workerID: "sweeper", pollInterval: .milliseconds(50), composeCommand: ["/bin/false"])
+        configuration.sweepInterval = .zero
+        let worker = Worker(queue: queue, configuration: configuration)
+        // What an idle worker's join slot does every `sweepInterval`.
+        await worker.sweepEndedWork()
+        #expect(!FileManager.default.fileExists(atPath: try #require(lost.chunkWork).local.path))
+        #expect(FileManager.default.fileExists(atPath: try #require(live.chunkWork).local.path))
+        #expect(try await queue.endedChunkedCompositions(withinSeconds: 3600).map(\.id) == [lost.id])
+    }
 }

@@ -31,6 +31,9 @@ public protocol JobQueue: Sendable {
     func chunks(of id: String) async throws -> [Job]
     /// How many chunk jobs are in each state.
     func countChunksByState() async throws -> [JobState: Int]
+    /// Chunked compositions that failed for good or were cancelled in the last `seconds`, newest first
+    /// (at most 100): their work may still be there if no worker saw them end.
+    func endedChunkedCompositions(withinSeconds seconds: Double) async throws -> [Job]
     /// Returns when work may be available, or after `timeout`, whichever comes first.
     func waitForWork(timeout: Duration) async
     func close() async

@@ -49,6 +49,16 @@ extension SQLJobStore {
         return counts
     }
 
+    public func endedChunkedCompositions(withinSeconds seconds: Double) async throws -> [Job] {
+        let now = Date().timeIntervalSince1970
+        return try await read(
+            """
+            SELECT \(JobSQL.columns) FROM stagemix_jobs
+            WHERE phase IS NOT NULL AND parent_id IS NULL AND state IN ('dead', 'cancelled') AND updated_at >= $1
+            ORDER BY updated_at DESC LIMIT 100
+            """, [.real(now - seconds)]).map(JobSQL.decode)
+    }
+
     /// The composition a job id belongs to: a chunk's composition, or the job itself.
     func compositionJobID(of id: String) async throws -> String {
         let rows = try await read("SELECT parent_id FROM stagemix_jobs WHERE id = $1", [.text(id)])

@@ -48,6 +48,12 @@ public struct ChunkWork: Sendable {
         return run["capture"] as? String
     }
 
+    /// True when the work is there at all (a folder, or any object under the prefix).
+    var exists: Bool {
+        guard let bucket, let client else { return FileManager.default.fileExists(atPath: local.path) }
+        return ((try? objects(under: bucket, in: bucket, client: client)) ?? []).isEmpty == false
+    }
+
     /// True when the work is a shared folder the children work in directly.
     public var isLocal: Bool { bucket == nil }
 

@@ -67,7 +67,31 @@ public final class Worker: Service {
             if let job, let lease = job.lease {
                 await AttemptRun(worker: self, job: job, lease: lease).run()
             } else {
+                if joins { await sweepEndedWork() }
                 await queue.waitForWork(timeout: configuration.pollInterval)
+            }
+        }
+    }
+
+    private let lastSweep = NIOLockedValueBox<ContinuousClock.Instant?>(nil)
+
+    /// Now and then, when its join slot is idle: removes the work of chunked compositions that ended
+    /// without a worker seeing it (failed or cancelled by a lease running out, every worker gone), in
+    /// the last day. Any idle worker may; removing what another removed first is nothing.
+    func sweepEndedWork() async {
+        let due = lastSweep.withLockedValue { last in
+            guard last.map({ ContinuousClock.now - $0 >= configuration.sweepInterval }) ?? true else { return false }
+            last = .now
+            return true
+        }
+        guard due, let ended = try? await withDeadline(15, { [queue] in try await queue.endedChunkedCompositions(withinSeconds: 86_400) })
+        else { return }
+        for job in ended {
+            guard let work = job.chunkWork else { continue }
+            _ = try? await AttemptOutput.onFileThread {
+                guard work.exists else { return }
+                try work.remove()
+                self.logger.info("swept the chunks' work of ended composition \(job.id) at \(work.description)")
             }
         }
     }

@@ -16,6 +16,8 @@ public struct WorkerConfiguration: Sendable {
     public var pollInterval: Duration
     /// The compose command: executable (looked up in PATH) and arguments before the job's own.
     public var composeCommand: [String]
+    /// How often an idle worker looks for the work of chunked compositions that ended unseen (``Worker/sweepEndedWork()``).
+    public var sweepInterval: Duration = .seconds(300)
 
     public init(
         workerID: String = WorkerConfiguration.defaultWorkerID(),
