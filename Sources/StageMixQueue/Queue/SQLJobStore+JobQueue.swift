@@ -179,13 +179,21 @@ extension SQLJobStore {
         return true
     }
 
+    /// Puts back what expired. A chunk's composition is locked before the chunk, as everywhere else, so
+    /// that a rescue and a cancel of the same composition never wait for each other.
     private static func rescue(in tx: any SQLJobTransaction, lock: String, rowLock: String) async throws -> Int {
-        let rows = try await tx.query(
-            "SELECT \(JobSQL.columns) FROM stagemix_jobs WHERE state = 'running' AND lease_expires_at < $1\(lock)",
-            [.real(tx.now)]
-        )
+        let expired = try await tx.query(
+            "SELECT id, parent_id FROM stagemix_jobs WHERE state = 'running' AND lease_expires_at < $1", [.real(tx.now)])
         var rescued = 0
-        for row in rows {
+        for candidate in expired {
+            guard let id = candidate["id"]?.string else { continue }
+            if let parent = candidate["parent_id"]?.string, !rowLock.isEmpty {
+                _ = try await tx.query("SELECT id FROM stagemix_jobs WHERE id = $1\(rowLock)", [.text(parent)])
+            }
+            // Another claimer may have rescued it meanwhile (or hold it): then it is not this one's to rescue.
+            guard let row = try await tx.query(
+                "SELECT \(JobSQL.columns) FROM stagemix_jobs WHERE id = $1 AND state = 'running' AND lease_expires_at < $2\(lock)",
+                [.text(id), .real(tx.now)]).first else { continue }
             let old = try JobSQL.decode(row)
             var job = old
             if job.rescueIfExpired(now: tx.now) != .notExpired, try await write(job, over: old, in: tx, lock: rowLock) {
