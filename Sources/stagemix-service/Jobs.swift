@@ -49,15 +49,15 @@ extension StageMix {
             @OptionGroup var queue: QueueOption
 
             func run() async throws {
-                let (action, ended) = try await queue.url.withQueue { queue -> (Job.CancelAction, Job?) in
+                // The composition, also when `id` is one of its chunks: a cancel acts on the whole.
+                let (action, composition) = try await queue.url.withQueue { queue -> (Job.CancelAction, Job?) in
                     let action = try await queue.cancel(id: id)
-                    return (action, try await queue.job(id: id))
+                    let job = try await queue.job(id: id)
+                    guard let parent = job?.parentID else { return (action, job) }
+                    return (action, try await queue.job(id: parent))
                 }
-                // A chunked composition cancelled at once (no phase running) leaves its work folder to nobody else.
-                if action == .cancelled, let ended, let parent = ended.parentID == nil ? ended : try await queue.url.withQueue({ try await $0.job(id: ended.parentID!) }),
-                   parent.state == .cancelled, let work = parent.chunkWork {
-                    try? work.remove()
-                }
+                // A chunked composition cancelled at once (no phase running) leaves its work to nobody else.
+                if action == .cancelled { composition?.removeEndedChunkWork() }
                 switch action {
                 case .cancelled: print("cancelled \(id)")
                 case .flagged: print("cancelling \(id): its worker stops it within a second or two")

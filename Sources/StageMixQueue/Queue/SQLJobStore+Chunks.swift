@@ -39,14 +39,12 @@ extension SQLJobStore {
 
     /// How many chunk jobs are in each state, over all compositions (every state present).
     public func countChunksByState() async throws -> [JobState: Int] {
-        var counts = Dictionary(uniqueKeysWithValues: JobState.allCases.map { ($0, 0) })
-        for row in try await read("SELECT state, COUNT(*) AS n FROM stagemix_jobs WHERE parent_id IS NOT NULL GROUP BY state", []) {
-            guard let state = row["state"]?.string.flatMap(JobState.init(rawValue:)), let n = row["n"]?.int else {
-                throw QueueError(.corruptRow, "unexpected state count row \(row)")
-            }
-            counts[state] = n
-        }
-        return counts
+        try await countStates(where: "parent_id IS NOT NULL")
+    }
+
+    /// The chunk jobs of composition `id`, in order, read inside `tx`.
+    static func chunks(of id: String, in tx: any SQLJobTransaction) async throws -> [Job] {
+        try await tx.query("SELECT \(JobSQL.columns) FROM stagemix_jobs WHERE parent_id = $1 ORDER BY chunk", [.text(id)]).map(JobSQL.decode)
     }
 
     public func endedChunkedCompositions(withinSeconds seconds: Double) async throws -> [Job] {
@@ -79,10 +77,8 @@ extension SQLJobStore {
         // Locked, so that what is written over is what was read (a join claimed meanwhile waits, or is seen).
         guard let row = try await tx.query("SELECT \(JobSQL.columns) FROM stagemix_jobs WHERE id = $1\(lock)", [.text(id)]).first else { return }
         let old = try JobSQL.decode(row)
-        let chunks = try await tx.query("SELECT \(JobSQL.columns) FROM stagemix_jobs WHERE parent_id = $1 ORDER BY chunk", [.text(id)])
-            .map(JobSQL.decode)
         var job = old
-        job.settle(chunks: chunks, now: tx.now)
+        job.settle(chunks: try await chunks(of: id, in: tx), now: tx.now)
         guard job != old else { return }
         guard try await write(job, over: old, in: tx, lock: lock) else {
             throw QueueError(.noSuchJob, "composition \(id) changed while its chunk did; the transaction is tried again")

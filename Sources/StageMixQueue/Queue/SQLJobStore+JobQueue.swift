@@ -45,8 +45,7 @@ extension SQLJobStore {
             var job = old
             if job.isJoin {
                 // A chunk that died while the join was backing off fails the composition now, rather than the join wait for it.
-                let chunks = try await tx.query("SELECT \(JobSQL.columns) FROM stagemix_jobs WHERE parent_id = $1 ORDER BY chunk", [.text(job.id)])
-                job.settle(chunks: try chunks.map(JobSQL.decode), now: tx.now)
+                job.settle(chunks: try await Self.chunks(of: job.id, in: tx), now: tx.now)
                 if job.state.isFinal {
                     _ = try await Self.write(job, over: old, in: tx, lock: lock)
                     return nil
@@ -119,8 +118,13 @@ extension SQLJobStore {
     }
 
     public func countByState() async throws -> [JobState: Int] {
+        try await countStates(where: "parent_id IS NULL")
+    }
+
+    /// How many of the rows `condition` picks are in each state (every state present, zero when none).
+    func countStates(where condition: String) async throws -> [JobState: Int] {
         var counts = Dictionary(uniqueKeysWithValues: JobState.allCases.map { ($0, 0) })
-        for row in try await read("SELECT state, COUNT(*) AS n FROM stagemix_jobs WHERE parent_id IS NULL GROUP BY state", []) {
+        for row in try await read("SELECT state, COUNT(*) AS n FROM stagemix_jobs WHERE \(condition) GROUP BY state", []) {
             guard let state = row["state"]?.string.flatMap(JobState.init(rawValue:)), let n = row["n"]?.int else {
                 throw QueueError(.corruptRow, "unexpected state count row \(row)")
             }

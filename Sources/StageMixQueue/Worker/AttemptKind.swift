@@ -56,4 +56,11 @@ extension Job {
         guard phase != nil || parentID != nil else { return nil }
         return try? ChunkWork(spec: spec, compositionID: parentID ?? id)
     }
+
+    /// Removes a chunked composition's work once it has ended (for those who end it with no worker
+    /// to see it: a cancel of a composition nothing of which runs).
+    public func removeEndedChunkWork() {
+        guard parentID == nil, state.isFinal, let work = chunkWork else { return }
+        try? work.remove()
+    }
 }

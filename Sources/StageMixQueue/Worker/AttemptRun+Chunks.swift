@@ -37,16 +37,8 @@ extension AttemptRun {
         }
         // Only an attempt that still holds its lease puts its chunk in place: one that lost it, or whose
         // composition was cancelled meanwhile, leaves nothing behind.
-        let action = try? await persistently(for: reportPatience) { [queue, lease, configuration] in
-            try await queue.heartbeat(lease, leaseSeconds: configuration.leaseSeconds, progress: nil)
-        }
-        guard action == .keepRunning else {
-            try? FileManager.default.removeItem(at: into)
-            if action == .cancel {
-                await report("cancel") { [lease] queue in _ = try await queue.finishCancelled(lease) }
-                return await ended(.cancelled, kind)
-            }
-            return .leaseLost
+        if let lost = await confirmLease(progress: nil, dropping: { try? FileManager.default.removeItem(at: into) }) {
+            return await ended(lost, kind)
         }
         do {
             try await renewingLease { try work.publishChunk(index, from: into) }

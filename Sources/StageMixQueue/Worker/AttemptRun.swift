@@ -190,24 +190,7 @@ struct AttemptRun {
     /// Fenced publish: renew the lease, and only if this attempt still holds it, rename the
     /// output into place and mark the job succeeded.
     private func publish(_ output: AttemptOutput, kind: AttemptKind) async -> WorkerMetrics.Outcome {
-        let action: Job.HeartbeatAction
-        do {
-            action = try await persistently(for: reportPatience) { [queue, lease, configuration] in
-                try await queue.heartbeat(lease, leaseSeconds: configuration.leaseSeconds, progress: 100)
-            }
-        } catch {
-            logger.error("could not confirm the lease of \(lease) before publishing: \(String(reflecting: error))")
-            await removeLeftovers(output)
-            return .leaseLost
-        }
-        guard action == .keepRunning else {
-            await removeLeftovers(output)
-            if action == .cancel {
-                await report("cancel") { [lease] queue in _ = try await queue.finishCancelled(lease) }
-                return .cancelled
-            }
-            return .leaseLost
-        }
+        if let lost = await confirmLease(progress: 100, dropping: { await removeLeftovers(output) }) { return lost }
         if case .join = kind { await noteQueue(in: output.attemptDirectory.appendingPathComponent(OutputFiles.report)) }
         // Read before publishing: an output in a bucket is no longer on this machine after.
         let cpu = (try? Data(contentsOf: output.attemptDirectory.appendingPathComponent(OutputFiles.report))) ?? Data()
@@ -231,6 +214,28 @@ struct AttemptRun {
         worker.metrics.addComposeCPU(fromReport: cpu)
         await report("succeed") { [lease] queue in _ = try await queue.succeed(lease) }
         return .succeeded
+    }
+
+    /// Renews the lease before what only its holder may do (publish an output, put a chunk in place):
+    /// nil while this attempt holds it; otherwise `dropping` is run, a cancel is reported, and the outcome returned.
+    func confirmLease(progress: Double?, dropping: () async -> Void) async -> WorkerMetrics.Outcome? {
+        let action: Job.HeartbeatAction
+        do {
+            action = try await persistently(for: reportPatience) { [queue, lease, configuration] in
+                try await queue.heartbeat(lease, leaseSeconds: configuration.leaseSeconds, progress: progress)
+            }
+        } catch {
+            logger.error("could not confirm the lease of \(lease) before publishing: \(String(reflecting: error))")
+            await dropping()
+            return .leaseLost
+        }
+        guard action != .keepRunning else { return nil }
+        await dropping()
+        if action == .cancel {
+            await report("cancel") { [lease] queue in _ = try await queue.finishCancelled(lease) }
+            return .cancelled
+        }
+        return .leaseLost
     }
 
     /// Prepares or publishes the output (`work`, on a thread of its own) while renewing the lease every

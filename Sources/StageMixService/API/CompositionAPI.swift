@@ -245,7 +245,7 @@ public struct CompositionAPI: Sendable {
             throw Problem.notFound("no composition \(composition.id)")
         }
         // A chunked composition cancelled with nothing of it running: no worker will see it end.
-        if action == .cancelled { Self.removeChunkWork(of: job) }
+        if action == .cancelled { DispatchQueue.global().async { job.removeEndedChunkWork() } }
         var logger = context.logger
         logger[metadataKey: "composition"] = "\(composition.id)"
         let view = CompositionView(after, job: job, now: Date().timeIntervalSince1970)
@@ -284,12 +284,6 @@ public struct CompositionAPI: Sendable {
             throw Problem.unavailable("the queue is not reachable: \(error)")
         }
         return APIResponse.json(["status": "ready"])
-    }
-
-    /// Removes a chunked composition's work once it has ended, off the request's thread.
-    static func removeChunkWork(of job: Job) {
-        guard job.state.isFinal, let work = job.chunkWork else { return }
-        DispatchQueue.global().async { try? work.remove() }
     }
 
 }
