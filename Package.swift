@@ -85,7 +85,7 @@ let package = Package(
         // The lobby check of a capture (`stagemix probe`): every layer opened and decoded, silent microphones.
         .target(name: "StageMixProbe", dependencies: ["StageMixCapture", "StageMixMedia", "StageMixTime", "StageMixStorage"], swiftSettings: swiftSettings),
         // Plan -> decode, composite, mix, encode, HLS.
-        .target(name: "StageMixPipeline", dependencies: ["StageMixCapture", "StageMixPlan", "StageMixMedia", "StageMixPublishing", "StageMixOptions", "StageMixTime", "StageMixStorage", "StageMixReportPage"], swiftSettings: swiftSettings),
+        .target(name: "StageMixPipeline", dependencies: ["StageMixCapture", "StageMixJSON", "StageMixPlan", "StageMixMedia", "StageMixPublishing", "StageMixOptions", "StageMixTime", "StageMixStorage", "StageMixReportPage"], swiftSettings: swiftSettings),
         // report.html: the session as a page, from the plan and the run's report. Pure Swift, no FFmpeg.
         .target(name: "StageMixReportPage", dependencies: ["StageMixPlan", "StageMixCapture"], swiftSettings: swiftSettings),
         // Other platforms' recordings (Twilio, LiveKit) imported as captures; reads media headers for layer sizes.

@@ -3,6 +3,7 @@ import Foundation
 public import StageMixOptions
 import StageMixCapture
 import StageMixStorage
+import StageMixPublishing
 
 extension ExitCode {
     public init(_ status: ComposeChild.ExitStatus) { self.init(status.rawValue) }
@@ -49,7 +50,12 @@ private func reported(_ error: any Error) -> ExitCode {
         return .badInput
     case let bad as BadInput:
         FileHandle.standardError.write(Data("stagemix: \(bad)\n".utf8))
+        // Another run writing the destination: the same command succeeds once it is done.
+        if let refusal = bad.underlying as? OutputRefusal, refusal.isTemporary { return .temporaryFailure }
         return .badInput
+    case let refusal as OutputRefusal:
+        FileHandle.standardError.write(Data("stagemix: \(refusal)\n".utf8))
+        return refusal.isTemporary ? .temporaryFailure : .badInput
     default:
         FileHandle.standardError.write(Data("stagemix: internal error: \(error)\n".utf8))
         return .internalFailure

@@ -1,6 +1,7 @@
 public import Foundation
 public import StageMixCapture
 public import StageMixPlan
+import StageMixJSON
 import StageMixLayout
 public import StageMixPublishing
 import StageMixReportPage
@@ -72,8 +73,6 @@ public struct ComposeRun: Sendable {
             let started = Date()
             let hls = staging.appendingPathComponent(OutputFiles.hls)
             try FileManager.default.createDirectory(at: hls, withIntermediateDirectories: false)
-            var lost: [String: String] = [:]
-            for problem in missing { lost[problem.path] = problem.description }
             // Media in a bucket: a read the store failed after its retries stops the run with the
             // store's error; the media is not composed around as if it were damaged.
             let storage = capture.objects
@@ -102,7 +101,9 @@ public struct ComposeRun: Sendable {
                 throw error
             }
             if let failure = storage?.failure { throw failure }
-            lost.merge(result.lostMedia) { a, _ in a }
+            // Lost media is what the composition needed and could not read, keyed by its file and told once;
+            // a missing file the plan never reads (a layer no tile shows) is nobody's loss.
+            let lost = Self.lostMedia(result.lostMedia, missing: missing)
             let plan = document.plan
             let report = Report(
                 sessionId: plan.sessionId, durationSeconds: Double(plan.durationMs) / 1000, frames: result.frames,
@@ -134,6 +135,17 @@ public struct ComposeRun: Sendable {
         let thumbnails = settings.thumbnailSeconds.map { ThumbnailWriter.list(plan: document.plan, seconds: $0) } ?? []
         return ComposedRun(composedAt: started, composeSeconds: report.composeSeconds, cpuSeconds: parts, losses: losses,
                            warnings: report.warnings, mp4: settings.mp4, thumbnails: thumbnails, renditions: settings.renditions.map(\.name))
+    }
+
+    /// What the pipeline could not read, each file once: a file missing from the capture is told by
+    /// where the capture names it and what was there, the pipeline's own words for anything else.
+    static func lostMedia(_ read: [String: String], missing: [JSONProblem]) -> [String: String] {
+        var lost = read
+        for problem in missing where lost[problem.file] != nil {
+            let found = problem.found.hasSuffix(" at \(problem.file)") ? String(problem.found.dropLast(" at \(problem.file)".count)) : problem.found
+            lost[problem.file] = "\(problem.path): \(found) there (expected \(problem.expected))"
+        }
+        return lost
     }
 
     /// The chunks' work folder in the staging folder: hidden, and gone before publication.

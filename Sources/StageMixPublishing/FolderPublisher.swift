@@ -6,10 +6,16 @@ import Glibc
 /// How StageMix puts an output folder in place on this machine, for `compose`, `synth` and the worker alike.
 ///
 /// Output is written into a staging folder beside the target and published in one step: renamed
-/// into place where nothing was, or exchanged with an earlier StageMix output (`renameat2`
-/// `RENAME_EXCHANGE`), so that a crash at any instant leaves the old output or the new one. It
-/// never replaces what StageMix did not write: a regular file, a symbolic link, a folder holding
-/// anything its marker does not list, the capture or a folder around it.
+/// into place where nothing was (`renameat2` `RENAME_NOREPLACE`), or exchanged with an earlier
+/// StageMix output (`RENAME_EXCHANGE`), so that a crash at any instant leaves the old output or the
+/// new one. It never replaces what StageMix did not write: a regular file, a symbolic link, a
+/// folder holding anything its marker does not list, the capture or a folder around it.
+///
+/// Two runs into one folder: the first look (``check()``) refuses while another live process is
+/// writing an output there (its staging folder is beside the target), and a run that found no
+/// output when it started never replaces one that appeared since (it is refused with
+/// ``OutputRefusal/Reason/publishedMeanwhile``, unless `--overwrite`), so of two runs into a new
+/// folder one publishes and the other's output is dropped, never the first's.
 public struct FolderPublisher: OutputPublishing {
     /// The output folder, as given (standardised).
     public let target: URL
@@ -19,6 +25,8 @@ public struct FolderPublisher: OutputPublishing {
     public let job: String?
     /// Folders the output must neither be, lie in, nor contain (the capture).
     public let inputs: [URL]
+    /// Was there an output at the target when this publisher first looked?
+    private let firstLook = FirstLook()
 
     public init(target: URL, overwrite: Bool = false, job: String? = nil, protecting inputs: [URL] = []) {
         self.target = target.standardizedFileURL
@@ -40,14 +48,23 @@ public struct FolderPublisher: OutputPublishing {
                 throw OutputRefusal(.overlapsCapture, "--out \(target.path) \(how) the capture \(input.path); choose a folder outside it")
             }
         }
+        let first = firstLook.isFirst()
+        if first && !overwrite, let other = otherWriter() {
+            throw OutputRefusal(.busy, "--out \(target.path): another StageMix run (pid \(other.pid)) is writing an output there; "
+                + "nothing there was changed. Wait for it to finish, or choose another folder")
+        }
         var info = stat()
-        guard lstat(target.path, &info) == 0 else { return }
+        guard lstat(target.path, &info) == 0 else {
+            if first { firstLook.record(hadOutput: false) }
+            return
+        }
         switch info.st_mode & S_IFMT {
         case S_IFDIR: break
         case S_IFLNK: throw OutputRefusal(.notAFolder, "--out \(target.path) is a symbolic link; StageMix replaces only folders it wrote")
         default: throw OutputRefusal(.notAFolder, "--out \(target.path) is an existing file, not a StageMix output folder; refusing to replace it")
         }
         let entries = try FileManager.default.contentsOfDirectory(atPath: target.path)
+        if first { firstLook.record(hadOutput: !entries.isEmpty) }
         if entries.isEmpty { return }
         guard let marker = OutputMarker.read(in: target) else {
             throw OutputRefusal(.foreignFolder, "--out \(target.path) is a folder StageMix did not write (\(Self.sample(entries))); refusing to replace it")
@@ -57,8 +74,22 @@ public struct FolderPublisher: OutputPublishing {
             throw OutputRefusal(.foreignFolder, "--out \(target.path) is an earlier StageMix output, but also holds files StageMix did not write (\(Self.sample(foreign))); refusing to replace it")
         }
         if !overwrite && (job == nil || marker.job != job) {
+            if firstLook.hadOutput == false { throw publishedMeanwhile() }
             throw OutputRefusal(.earlierOutput, "--out \(target.path) holds an earlier StageMix output; pass --overwrite to replace it")
         }
+    }
+
+    private func publishedMeanwhile() -> OutputRefusal {
+        OutputRefusal(.publishedMeanwhile, "--out \(target.path): another StageMix run published an output there while this one was composing; "
+            + "it was left as it is and this run's output was not published. Pass --overwrite to replace it")
+    }
+
+    /// A live process other than this one with a staging folder for this very target: another run
+    /// writing here. (A worker's compose child stages under its worker's staging name, not the target's.)
+    private func otherWriter() -> ProcessIdentity? {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: parent.path) else { return nil }
+        return names.compactMap(StagingName.init(parsing:))
+            .first { $0.target == name && !$0.isOldOutput && $0.owner.pid != ProcessIdentity.current.pid && $0.owner.isAlive }?.owner
     }
 
     /// Removes what processes that are gone left for this target: staging folders and, where the
@@ -98,23 +129,60 @@ public struct FolderPublisher: OutputPublishing {
         // On the disk before it is in place: a power loss after publication cannot lose it.
         try Durability.syncTree(staging)
         var info = stat()
+        if lstat(target.path, &info) == 0, (try? FileManager.default.contentsOfDirectory(atPath: target.path))?.isEmpty == true {
+            // An empty folder is nobody's output: removed (only if still empty) and renamed over below.
+            _ = rmdir(target.path)
+        }
         if lstat(target.path, &info) != 0 {
-            switch try AtomicRename.moveWithoutReplacing(staging, to: target) {
-            case .done: break
-            case .unsupported: try AtomicRename.rename(staging, to: target)
-            }
+            try moveIntoPlace(staging)
         } else {
-            switch try AtomicRename.exchange(staging, target) {
-            case .done:
-                // The staging path now holds the earlier output.
-                try? FileManager.default.removeItem(at: staging)
-            case .unsupported:
-                try publishByTwoRenames(staging)
-            }
+            try replace(with: staging)
         }
         StagingRegistry.shared.remove(staging)
         // The rename itself is durable once the folder holding it is flushed.
         try Durability.sync(parent.path)
+    }
+
+    /// Renames `staging` to the target where nothing is, never over what appeared there since the
+    /// last look: an output another run published meanwhile is refused, not replaced.
+    private func moveIntoPlace(_ staging: URL) throws {
+        do {
+            switch try AtomicRename.moveWithoutReplacing(staging, to: target) {
+            case .done: return
+            case .unsupported: break
+            }
+        } catch let error as NSError where error.domain == NSPOSIXErrorDomain && (error.code == Int(EEXIST) || error.code == Int(ENOTEMPTY)) {
+            // Refused unless this run may replace what appeared (--overwrite).
+            try check()
+            try replace(with: staging)
+            return
+        }
+        // No RENAME_NOREPLACE here: link(2) cannot take folders, so the last look decides, as rename(2) must.
+        try AtomicRename.rename(staging, to: target)
+    }
+
+    /// Exchanges `staging` with the earlier output at the target. The staging path then holds what
+    /// was at the target: deleted only if it is a StageMix output, as check() found; anything that
+    /// took its place meanwhile is put back.
+    private func replace(with staging: URL) throws {
+        switch try AtomicRename.exchange(staging, target) {
+        case .done:
+            if !Self.isStageMixOutput(staging) {
+                _ = try? AtomicRename.exchange(staging, target)
+                throw OutputRefusal(.foreignFolder, "--out \(target.path) changed while this run published (it now holds files StageMix did not write); "
+                    + "refusing to replace it")
+            }
+            try? FileManager.default.removeItem(at: staging)
+        case .unsupported:
+            try publishByTwoRenames(staging)
+        }
+    }
+
+    /// A folder with StageMix's marker and nothing the marker does not list.
+    static func isStageMixOutput(_ folder: URL) -> Bool {
+        guard let marker = OutputMarker.read(in: folder),
+              let entries = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return false }
+        return entries.allSatisfy { $0 == OutputMarker.fileName || marker.entries.contains($0) }
     }
 
     /// Where the file system cannot exchange: the earlier output is moved aside under a name that

@@ -1,4 +1,5 @@
-/// Why StageMix will not write an output where it was asked to: input the user can fix (exit 65).
+/// Why StageMix will not write an output where it was asked to: input the user can fix (exit 65), or,
+/// while another run is writing there (``Reason/busy``), a temporary failure (exit 75).
 public struct OutputRefusal: Error, Sendable, CustomStringConvertible, Equatable {
     public enum Reason: Sendable, Equatable {
         /// The output would be the capture, inside it, or hold it.
@@ -9,6 +10,11 @@ public struct OutputRefusal: Error, Sendable, CustomStringConvertible, Equatable
         case foreignFolder
         /// An earlier StageMix output, and `--overwrite` was not given.
         case earlierOutput
+        /// Another StageMix run is writing an output there now (exit 75: try again later).
+        case busy
+        /// Another StageMix run published an output there after this one started, and `--overwrite`
+        /// was not given: this run's output was not published, the other's is left as it is.
+        case publishedMeanwhile
         /// A destination of a kind StageMix cannot write (a URL scheme it does not know).
         case unsupportedDestination
     }
@@ -22,4 +28,8 @@ public struct OutputRefusal: Error, Sendable, CustomStringConvertible, Equatable
     }
 
     public var description: String { message }
+
+    /// Will the same request succeed later without the user changing anything? Only while another
+    /// run writes the destination: once it is done, the destination is free, or holds its output.
+    public var isTemporary: Bool { reason == .busy }
 }

@@ -115,9 +115,7 @@ extension StageMix {
                 for warning in report.warnings.dropFirst(doc.warnings.count) {
                     FileHandle.standardError.write(Data("warning: \(warning)\n".utf8))
                 }
-                for (file, why) in report.lostMedia.sorted(by: { $0.key < $1.key }) {
-                    FileHandle.standardError.write(Data("warning: lost media \(file): \(why)\n".utf8))
-                }
+                for line in report.lostMediaLines() { FileHandle.standardError.write(Data("warning: \(line)\n".utf8)) }
                 for line in report.lossSummary() { FileHandle.standardError.write(Data("warning: \(line)\n".utf8)) }
                 let summary = String(format: "composed %@: %.1f s in %.1f s (%.1fx) -> %@/%@\n",
                                      report.sessionId, report.durationSeconds, report.composeSeconds,

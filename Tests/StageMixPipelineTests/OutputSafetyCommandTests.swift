@@ -122,7 +122,13 @@ struct OutputSafetyCommandTests {
         for folder in [dead, live] {
             try FileManager.default.createDirectory(at: folder.appendingPathComponent("hls"), withIntermediateDirectories: true)
         }
-        let result = try CLI.run(["compose", capture.path, "--out", root.appendingPathComponent("out").path] + Self.fast)
+        // A live process staging for the same output is another run writing there: told, and nothing touched.
+        let busy = try CLI.run(["compose", capture.path, "--out", root.appendingPathComponent("out").path] + Self.fast)
+        #expect(busy.status == 75, "\(busy.stderr)")
+        #expect(busy.stderr.contains("another StageMix run (pid \(getpid())) is writing"), "\(busy.stderr)")
+        #expect(FileManager.default.fileExists(atPath: live.path))
+        // --overwrite goes ahead (it may replace what that run publishes), sweeping only the dead run's folder.
+        let result = try CLI.run(["compose", capture.path, "--out", root.appendingPathComponent("out").path, "--overwrite"] + Self.fast)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dead.path))
         #expect(FileManager.default.fileExists(atPath: live.path))

@@ -50,7 +50,7 @@ public struct MediaLoss: Sendable, Hashable, Codable {
         return "\(what) \(Self.seconds(fromMs))-\(Self.seconds(toMs)) s \(cause.rawValue)\(standing) (\(file))"
     }
 
-    private static func seconds(_ ms: Int) -> String {
+    static func seconds(_ ms: Int) -> String {
         "\(ms / 1000).\(String(ms % 1000 + 1000).dropFirst())"
     }
 }

@@ -8,11 +8,17 @@ public import StageMixStorage
 ///   (or the note an interrupted StageMix upload leaves) is refused, and nothing under it changes.
 /// - **The marker goes up last**: when `<prefix>/.stagemix-output` exists, the output is complete.
 ///   Segments go up while the encoder writes the next ones; playlists after their segments.
-/// - Into an empty prefix, objects go to their final keys, after a note (`.stagemix-partial`) that
-///   says a StageMix output is being written there, so a run that dies leaves something a rerun may
-///   replace. Over an earlier output (`--overwrite`), the new objects go under `.stagemix-staging/`
-///   first and are copied into place only once all are up, and the earlier output's objects that
-///   the new one does not have are deleted only after the new marker is up.
+/// - **One run writes a prefix at a time.** Before its first object a run takes the prefix's note
+///   (`.stagemix-partial`, a ``PartialNote``): written only where there is none (`If-None-Match: *`)
+///   or over a dead run's, and renewed while the run writes (`If-Match`). A second run finds the
+///   note live and stops with ``OutputRefusal/Reason/busy`` (exit 75) before it composes anything,
+///   touching nothing; a run that dies leaves a note that the next run knows for a dead run's, and
+///   what it left is replaced. The marker, too, is written only where there is none, so two runs can
+///   never both publish, and a run whose note was taken from it writes and deletes nothing more.
+/// - Into an empty prefix, objects go to their final keys. Over an earlier output (`--overwrite`),
+///   the new objects go under `.stagemix-staging/` first and are copied into place only once all
+///   are up, and the earlier output's objects that the new one does not have are deleted only after
+///   the new marker is up.
 /// - A run that fails or is stopped aborts its multipart uploads and deletes what it uploaded; a
 ///   rerun aborts those a killed run left.
 ///
@@ -20,7 +26,6 @@ public import StageMixStorage
 public final class BucketPublisher: OutputPublishing, @unchecked Sendable {
     /// The partial note's name, beside where the marker will be.
     public static let partialName = ".stagemix-partial"
-    private static let partialNote = Data(#"{"format": "stagemix.partial/1"}"#.utf8)
     /// Where an output replacing an earlier one is uploaded before it is copied into place.
     public static let stagingName = ".stagemix-staging"
 
@@ -38,12 +43,16 @@ public final class BucketPublisher: OutputPublishing, @unchecked Sendable {
         let base: S3Location
         let replacing: Bool
         let uploader: ObjectUploader
+        let lease: PrefixLease
         var watcher: SegmentWatcher?
         var uploaded: Set<String> = []
-        init(base: S3Location, replacing: Bool, uploader: ObjectUploader) {
+        /// Another run's output was found published here: nothing of the prefix is this run's to delete.
+        var yielded = false
+        init(base: S3Location, replacing: Bool, uploader: ObjectUploader, lease: PrefixLease) {
             self.base = base
             self.replacing = replacing
             self.uploader = uploader
+            self.lease = lease
         }
     }
 
@@ -76,9 +85,13 @@ public final class BucketPublisher: OutputPublishing, @unchecked Sendable {
         _ = try survey()
     }
 
-    public func sweepLeftovers() {
-        guard let client = try? client.get() else { return }
-        // Multipart uploads a killed run left under this prefix: parts nobody will complete, billed until aborted.
+    /// What dead runs left is swept once this run holds the prefix (``begin(_:watching:)``): before
+    /// that, the multipart uploads under it may be a live run's.
+    public func sweepLeftovers() {}
+
+    /// Multipart uploads a killed run left under this prefix: parts nobody will complete, billed until
+    /// aborted. Only while this run holds the prefix's note, so they are nobody else's.
+    private func abortDeadUploads(_ client: S3Client) {
         for upload in (try? client.listMultipartUploads(prefix).wait()) ?? [] where upload.key.hasPrefix(base.key) {
             try? client.abortMultipartUpload(S3Location(bucket: prefix.bucket, key: upload.key), uploadId: upload.uploadId).wait()
         }
@@ -100,21 +113,31 @@ public final class BucketPublisher: OutputPublishing, @unchecked Sendable {
         try begin(staging).watcher?.start()
     }
 
-    /// Sets up the upload of `staging`: where its objects go, and, into an empty prefix, the note
-    /// that says a StageMix output is being written there.
+    /// Sets up the upload of `staging`: takes the prefix's note (refusing while another run holds
+    /// it), looks again at what the prefix holds now that nobody else may change it, and decides
+    /// where the objects go.
     @discardableResult
     private func begin(_ staging: URL, watching: Bool = true) throws -> Run {
         let client = try self.client.get()
-        let survey = try survey()
+        // Refused here, before anything is written, when the prefix is not ours to write.
+        _ = try survey()
+        let lease = try PrefixLease.acquire(client: client, note: base.appending(Self.partialName), shown: prefix.description)
+        let survey: Survey
+        do {
+            // Another run may have published between the first look and the note.
+            survey = try self.survey(holding: lease)
+        } catch {
+            lease.release(deleting: lease.createdFresh)
+            throw error
+        }
+        abortDeadUploads(client)
+        lease.startHeartbeat()
         let replacing = survey.marker != nil
         let base = replacing ? self.base.appending("\(Self.stagingName)/\(staging.lastPathComponent)/") : self.base
-        if !replacing {
-            // Said before the first object goes up: whatever this run leaves is StageMix's.
-            try client.put(self.base.appending(Self.partialName), body: Self.partialNote, contentType: "application/json").wait()
-        }
-        let run = Run(base: base, replacing: replacing, uploader: ObjectUploader(client: client))
+        let run = Run(base: base, replacing: replacing, uploader: ObjectUploader(client: client), lease: lease)
         if watching {
             run.watcher = SegmentWatcher(staging: staging) { relative, file in
+                try run.lease.check()
                 try run.uploader.upload(file, to: base.appending(relative))
             }
         }
@@ -141,26 +164,46 @@ public final class BucketPublisher: OutputPublishing, @unchecked Sendable {
             run.uploaded = watcher.stop()
             if let failure = watcher.failure { throw failure }
         }
-        let survey = try survey()
-        let files = try Self.files(in: staging)
+        try run.lease.check()
+        let survey: Survey
+        do {
+            survey = try self.survey(holding: run.lease)
+        } catch let refusal as OutputRefusal where refusal.reason == .publishedMeanwhile {
+            run.yielded = true
+            throw refusal
+        }
+        if survey.marker != nil && !run.replacing {
+            run.yielded = true
+            throw publishedMeanwhile()
+        }
+        // A folder a worker's compose child published holds that child's marker: this run writes its own, last.
+        let files = try Self.files(in: staging).filter { $0 != OutputMarker.fileName }
         // Media first, then playlists (media playlists before the master), then the reports.
         let order = files.filter { !$0.hasSuffix(".m3u8") && !$0.hasSuffix(".json") }
             + files.filter { $0.hasSuffix(".m3u8") }.sorted { $0.split(separator: "/").count > $1.split(separator: "/").count }
             + files.filter { $0.hasSuffix(".json") }
         for relative in order where !run.uploaded.contains(relative) {
+            try run.lease.check()
             try run.uploader.upload(staging.appendingPathComponent(relative), to: run.base.appending(relative))
             run.uploaded.insert(relative)
         }
         if run.replacing {
-            // All of the new output is up: the earlier one stops being complete (the note first, so that
+            // All of the new output is up: the earlier one stops being complete (this run's note is there, so
             // a failure from here on leaves a prefix a rerun knows as StageMix's), the new one is copied in.
-            try client.put(base.appending(Self.partialName), body: Self.partialNote, contentType: "application/json").wait()
+            try run.lease.confirm()
             try client.delete(base.appending(OutputMarker.fileName)).wait()
             for relative in order { try client.copy(run.base.appending(relative), to: base.appending(relative)).wait() }
         }
         let entries = Set(order.map { String($0.split(separator: "/").first ?? "") })
-        try client.put(base.appending(OutputMarker.fileName), body: try OutputMarker(entries: Array(entries), job: job).encoded(),
-                       contentType: "application/json").wait()
+        try run.lease.confirm()
+        do {
+            // Only where no marker is: of two runs that both believed the prefix theirs, one publishes.
+            _ = try client.put(base.appending(OutputMarker.fileName), body: try OutputMarker(entries: Array(entries), job: job).encoded(),
+                               contentType: "application/json", condition: .absent).wait()
+        } catch let error as S3Error where error.isPreconditionFailed {
+            run.yielded = true
+            throw publishedMeanwhile()
+        }
         // Complete: what the earlier output had and this one has not, the staged copies and the note go.
         lock.withLock { _ = runs.removeValue(forKey: staging) }
         let kept = Set(order).union([OutputMarker.fileName])
@@ -170,9 +213,14 @@ public final class BucketPublisher: OutputPublishing, @unchecked Sendable {
         if run.replacing {
             for relative in order { try? client.delete(run.base.appending(relative)).wait() }
         }
-        try? client.delete(base.appending(Self.partialName)).wait()
+        run.lease.release(deleting: true)
         try? FileManager.default.removeItem(at: staging)
         StagingRegistry.shared.remove(staging)
+    }
+
+    private func publishedMeanwhile() -> OutputRefusal {
+        OutputRefusal(.publishedMeanwhile, "--out \(prefix): another StageMix run published an output there while this one was composing; "
+            + "it was left as it is and this run's output was not published. Pass --overwrite to replace it")
     }
 
     public func discard(_ staging: URL) {
@@ -180,17 +228,21 @@ public final class BucketPublisher: OutputPublishing, @unchecked Sendable {
         if let run, let client = try? client.get() {
             let uploaded = (run.watcher?.stop() ?? []).union(run.uploaded)
             run.uploader.abortAll()
-            // What this run put up is removed; an earlier output under the prefix is as it was (or, once the
-            // copies had begun, a partial output under the note, which the next run replaces).
-            for relative in uploaded { try? client.delete(run.base.appending(relative)).wait() }
-            if !run.replacing {
-                // There was no output here before this run: a marker whose PUT was answered with an error may
-                // still have landed, and must not vouch for what was just deleted.
-                try? client.delete(base.appending(OutputMarker.fileName)).wait()
-                // The note goes only if nothing else is left: what an earlier killed run left stays StageMix's.
-                let left = (try? client.list(prefix).wait())?.filter { $0.key.hasPrefix(base.key) && $0.key != base.appending(Self.partialName).key }
-                if left?.isEmpty == true { try? client.delete(base.appending(Self.partialName)).wait() }
+            // A run whose note another run took, or that found another's output published, deletes nothing:
+            // the keys it wrote are that run's now.
+            if !run.lease.isLost && !run.yielded {
+                // What this run put up is removed; an earlier output under the prefix is as it was (or, once the
+                // copies had begun, a partial output under the note, which the next run replaces).
+                for relative in uploaded { try? client.delete(run.base.appending(relative)).wait() }
+                if !run.replacing {
+                    // There was no output here before this run: a marker whose PUT was answered with an error may
+                    // still have landed, and must not vouch for what was just deleted.
+                    try? client.delete(base.appending(OutputMarker.fileName)).wait()
+                }
             }
+            // The note goes only if nothing else is left: what an earlier killed run left stays StageMix's.
+            let left = (try? client.list(prefix).wait())?.filter { $0.key.hasPrefix(base.key) && $0.key != base.appending(Self.partialName).key }
+            run.lease.release(deleting: left?.isEmpty == true && !run.yielded)
         }
         try? FileManager.default.removeItem(at: staging)
         StagingRegistry.shared.remove(staging)
@@ -206,8 +258,9 @@ public final class BucketPublisher: OutputPublishing, @unchecked Sendable {
 
     /// Lists the prefix and refuses it unless everything there is StageMix's: an earlier output's
     /// files, the note of an interrupted upload, staged copies. Refuses an earlier complete output
-    /// too unless it may be replaced.
-    private func survey() throws -> Survey {
+    /// too unless it may be replaced, and, unless this run holds the prefix (`lease`), a prefix
+    /// another live run is writing.
+    private func survey(holding lease: PrefixLease? = nil) throws -> Survey {
         let client = try self.client.get()
         // Listed by the prefix without its final `/` and filtered here: the same objects, and a request
         // every S3 implementation signs alike.
@@ -227,7 +280,14 @@ public final class BucketPublisher: OutputPublishing, @unchecked Sendable {
             let what = marker == nil ? "holds objects StageMix did not write" : "is an earlier StageMix output, but also holds objects StageMix did not write"
             throw OutputRefusal(.foreignFolder, "--out \(prefix) \(what) (\(sample)); refusing to write there")
         }
+        if lease == nil, names.contains(Self.partialName),
+           let note = try client.getVersioned(base.appending(Self.partialName)).wait().flatMap({ PartialNote.decoded($0.data) }),
+           note.isLive() {
+            throw PrefixLease.busy(note, prefix.description)
+        }
         if let marker, !overwrite && (job == nil || marker.job != job) {
+            // Seen by a run that holds the prefix, it was published after that run first looked.
+            if lease != nil { throw publishedMeanwhile() }
             throw OutputRefusal(.earlierOutput, "--out \(prefix) holds an earlier StageMix output; pass --overwrite to replace it")
         }
         return Survey(objects: objects, marker: marker)

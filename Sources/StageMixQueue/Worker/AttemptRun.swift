@@ -60,6 +60,10 @@ struct AttemptRun {
                     try work.prepare(fetchingRun: !planning)
                 }
             }
+        } catch let refusal as OutputRefusal where refusal.isTemporary {
+            // Another run is writing the output: free again once it is done, so tried again later.
+            await report("fail") { [lease] queue in _ = try await queue.fail(lease, error: "cannot prepare \(job.spec.out): \(refusal)", retryable: true) }
+            return .failed
         } catch let refusal as OutputRefusal {
             await report("fail") { [lease] queue in _ = try await queue.fail(lease, error: "\(ComposeChild.Failure.badInput): \(refusal)", retryable: false) }
             return await ended(.badInput, kind)
@@ -196,6 +200,11 @@ struct AttemptRun {
         let cpu = (try? Data(contentsOf: output.attemptDirectory.appendingPathComponent(OutputFiles.report))) ?? Data()
         do {
             try await renewingLease(output.publish)
+        } catch let refusal as OutputRefusal where refusal.isTemporary {
+            // Another run is writing the output: free again once it is done, so tried again later.
+            await removeLeftovers(output)
+            await report("fail") { [lease] queue in _ = try await queue.fail(lease, error: "publish failed: \(refusal)", retryable: true) }
+            return .failed
         } catch let refusal as OutputRefusal {
             // Something not StageMix's appeared at the output while the job ran: never replace it, never retry.
             await removeLeftovers(output)

@@ -30,6 +30,17 @@ public struct S3Client: Sendable {
         return call(send("GET", location, headers: headers, maxResponseBytes: maxBytes).map { Data($0.body.readableBytesView) })
     }
 
+    /// A small object's bytes with the ETag they were read at, or nil when there is none: what a
+    /// conditional write (``S3WriteCondition/matching(_:)``) that replaces exactly this version needs.
+    public func getVersioned(_ location: S3Location, maxBytes: Int = 1 << 20) -> S3Call<S3StoredBody?> {
+        call(send("GET", location, maxResponseBytes: maxBytes).map { response -> S3StoredBody? in
+            S3StoredBody(data: Data(response.body.readableBytesView), etag: Self.unquoted(response.headers["etag"] ?? ""))
+        }.flatMapErrorThrowing { error in
+            if let error = error as? S3Error, error.status == 404 { return nil }
+            throw error
+        })
+    }
+
     /// The object's size and ETag, or nil when there is none.
     public func head(_ location: S3Location) -> S3Call<S3Object?> {
         call(send("HEAD", location).map { response -> S3Object? in
@@ -43,10 +54,19 @@ public struct S3Client: Sendable {
 
     /// Writes an object whole. S3 checks the body against its Content-MD5, and the ETag it answers
     /// is checked against the same digest here: a body changed on the way is an error, not an object.
-    public func put(_ location: S3Location, body: Data, contentType: String? = nil) -> S3Call<S3Object> {
+    ///
+    /// With a `condition`, the store writes only if it holds (`If-None-Match: *`, `If-Match`), and
+    /// answers 412 (``S3Error/isPreconditionFailed``) otherwise: how two writers of one key learn
+    /// that only one of them may.
+    public func put(_ location: S3Location, body: Data, contentType: String? = nil, condition: S3WriteCondition? = nil) -> S3Call<S3Object> {
         let md5 = Data(Insecure.MD5.hash(data: body))
         var headers = ["content-md5": md5.base64EncodedString()]
         if let contentType { headers["content-type"] = contentType }
+        switch condition {
+        case .absent?: headers["if-none-match"] = "*"
+        case .matching(let etag)?: headers["if-match"] = "\"\(etag)\""
+        case nil: break
+        }
         return call(send("PUT", location, headers: headers, body: body).flatMapThrowing { response in
             let etag = try Self.checkETag(response, expected: SigV4Signer.hex(md5), location)
             return S3Object(key: location.key, size: body.count, etag: etag)

@@ -20,8 +20,11 @@ public struct S3Error: Error, Sendable, Hashable, CustomStringConvertible {
     public var isTransient: Bool {
         if status == 501 { return false }  // NotImplemented: the store does not do this, however often asked
         return status >= 500 || status == 429 || ["SlowDown", "RequestTimeout", "Unreachable", "BadDigest", "XAmzContentSHA256Mismatch",
-                                                  "IncompleteBody", "TooManyRequests"].contains(code)
+                                                  "IncompleteBody", "TooManyRequests", "ConditionalRequestConflict"].contains(code)
     }
+
+    /// A conditional write found its condition false (HTTP 412): another writer got there first.
+    public var isPreconditionFailed: Bool { status == 412 || code == "PreconditionFailed" }
 
     /// Any failure of a request as an ``S3Error``: S3's own as it is, an answer larger than expected as
     /// `TooLarge`, and the connection's (reset, refused, timed out) as `Unreachable`, which is transient.
