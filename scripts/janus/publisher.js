@@ -47,7 +47,9 @@ function log(what, detail) {
 function publish() {
   vr.createOffer({
     tracks: [
-      { type: "audio", capture: true, recv: false },
+      // no echo cancellation / noise suppression / AGC: Chromium's noise suppressor
+      // otherwise fades the constant test tone to silence within ~2 s
+      { type: "audio", capture: { echoCancellation: false, noiseSuppression: false, autoGainControl: false }, recv: false },
       { type: "video", capture: true, recv: false, simulcast: false },
     ],
     success: (jsep) => {
