@@ -41,7 +41,7 @@ public struct ReportPage: Sendable {
         player(&page)
         timeline(&page, lanes)
         thumbnails(&page)
-        billing(&page)
+        BillingChart(billing: document.billing).write(&page)
         cpu(&page)
         page.raw("<footer>Made by StageMix from timeline.json, billing.json, plan.json\(run == nil ? "" : " and report.json").</footer>")
         page.raw("<script>\(ReportPageStyle.script)</script></body></html>\n")
@@ -54,7 +54,11 @@ public struct ReportPage: Sendable {
         let plan = document.plan
         page.raw("<header><h1>Session <span class=\"id\">\(HTMLText.escape(plan.sessionId))</span></h1><dl class=\"facts\">")
         func fact(_ term: String, _ value: String) { page.raw("<div><dt>\(term)</dt><dd>\(HTMLText.escape(value))</dd></div>") }
-        fact("Duration", Self.clock(plan.durationMs))
+        if let clock = document.timeline.output {
+            fact("Duration", "\(Self.clock(plan.durationMs)) (session \(Self.clock(clock.sessionDurationMs)), edits took out \(Self.clock(clock.sessionDurationMs - plan.durationMs)))")
+        } else {
+            fact("Duration", Self.clock(plan.durationMs))
+        }
         fact("Layout", plan.layoutName)
         fact("Canvas", "\(plan.canvas.width)x\(plan.canvas.height) at \(plan.fps) fps")
         if let run {
@@ -101,126 +105,17 @@ public struct ReportPage: Sendable {
         page.raw("</section>")
     }
 
-    // MARK: Timeline
-
-    private func timeline(_ page: inout PageWriter, _ lanes: TimelineLanes) {
-        let duration = max(1, lanes.durationMs)
-        let unit = Double(duration) / Self.width
-        page.raw("<section class=\"timeline\" aria-labelledby=\"timeline-title\"><h2 id=\"timeline-title\">Who was on stage</h2>")
-        page.raw("<ul class=\"legend\">")
-        for kind in PageSpan.Kind.allCases {
-            page.raw("<li><svg width=\"18\" height=\"12\" aria-hidden=\"true\"><rect class=\"k-\(kind.rawValue)\" width=\"18\" height=\"12\"/></svg>\(ReportPageStyle.legend[kind.rawValue] ?? kind.rawValue)</li>")
-        }
-        page.raw("<li><svg width=\"12\" height=\"12\" aria-hidden=\"true\"><circle class=\"m-pin\" cx=\"6\" cy=\"6\" r=\"5\"/></svg>pinned</li>")
-        page.raw("<li><svg width=\"12\" height=\"12\" aria-hidden=\"true\"><path class=\"m-requested\" d=\"M6 1 L11 11 L1 11 Z\"/></svg>invitation (white asked, green accepted, vermilion declined, grey expired)</li>")
-        page.raw("<li><svg width=\"12\" height=\"12\" aria-hidden=\"true\"><rect class=\"m-joined\" x=\"2\" width=\"3\" height=\"6\"/><rect class=\"m-left\" x=\"7\" y=\"6\" width=\"3\" height=\"6\"/></svg>viewers joined, left</li></ul>")
-        page.raw("<p class=\"hint\">Click or press Enter on any span or mark to play the video from there; Tab moves between them.</p>")
-        let clock = document.timeline.output?.pieces.map { "[\($0.sessionFromMs),\($0.sessionToMs),\($0.outputFromMs)]" }.joined(separator: ",") ?? ""
-        page.raw("<div class=\"lanes\" id=\"lanes\" data-duration-ms=\"\(duration)\" data-clock=\"[\(clock)]\"><div class=\"playhead\" id=\"playhead\" hidden></div>")
-        let byLane = Dictionary(grouping: Self.merged(lanes.spans, unitMs: unit), by: \.participantId)
-        let markersByLane = Dictionary(grouping: lanes.markers.filter { $0.participantId != nil }, by: { $0.participantId ?? "" })
-        for lane in lanes.lanes {
-            let name = HTMLText.escape(lane.name)
-            page.raw("<div class=\"lane\"><div class=\"name\" title=\"\(HTMLText.escape(lane.participantId))\">\(name)</div>")
-            page.raw("<svg class=\"track\" viewBox=\"0 0 \(Int(Self.width)) 24\" preserveAspectRatio=\"none\" role=\"group\" aria-label=\"\(name)\">")
-            for span in byLane[lane.participantId] ?? [] { rect(&page, span, unit: unit) }
-            for marker in markersByLane[lane.participantId] ?? [] { mark(&page, marker, unit: unit) }
-            page.raw("</svg></div>")
-        }
-        let audience = lanes.markers.filter { $0.participantId == nil }
-        page.raw("<div class=\"lane audience\"><div class=\"name\">Audience</div>")
-        page.raw("<svg class=\"track\" viewBox=\"0 0 \(Int(Self.width)) 24\" preserveAspectRatio=\"none\" role=\"group\" aria-label=\"Audience: joins, leaves and stage invitations\">")
-        for marker in audience { mark(&page, marker, unit: unit) }
-        page.raw("</svg></div>")
-        page.raw("<div class=\"axis\" aria-hidden=\"true\"><div class=\"name\"></div><div class=\"ticks\">")
-        for index in 0...4 { page.raw("<span style=\"left:\(index * 25)%\">\(Self.clock(duration * index / 4))</span>") }
-        page.raw("</div></div></div></section>")
-    }
-
-    private func rect(_ page: inout PageWriter, _ span: PageSpan, unit: Double) {
-        let x = Double(span.fromMs) / unit
-        let minimum = span.kind == .lost ? 2.0 : 0.6
-        let width = max(minimum, Double(span.toMs - span.fromMs) / unit)
-        let (y, height) = ReportPageStyle.band[span.kind.rawValue] ?? (4, 16)
-        let label = HTMLText.escape("\(span.label), \(Self.clock(span.fromMs)) to \(Self.clock(span.toMs))")
-        page.raw("<rect class=\"k-\(span.kind.rawValue)\" x=\"\(Self.number(x))\" y=\"\(y)\" width=\"\(Self.number(width))\" height=\"\(height)\"")
-        page.raw(" data-participant=\"\(HTMLText.escape(span.participantId))\" data-kind=\"\(span.kind.rawValue)\" data-from-ms=\"\(span.fromMs)\"")
-        page.raw(" data-to-ms=\"\(span.toMs)\" data-out-ms=\"\(span.outputMs)\" tabindex=\"0\" role=\"button\" aria-label=\"\(label)\"><title>\(label)</title></rect>")
-    }
-
-    private func mark(_ page: inout PageWriter, _ marker: TimelineLanes.Marker, unit: Double) {
-        let x = Double(marker.atMs) / unit
-        let label = HTMLText.escape("\(marker.label) at \(Self.clock(marker.atMs))")
-        let shape = switch marker.kind {
-        case .pin: "<circle cx=\"\(Self.number(x))\" cy=\"12\" r=\"4\""
-        case .joined: "<rect x=\"\(Self.number(x))\" y=\"1\" width=\"1\" height=\"9\""
-        case .left: "<rect x=\"\(Self.number(x))\" y=\"14\" width=\"1\" height=\"9\""
-        default: "<path d=\"M\(Self.number(x)) 3 L\(Self.number(x + 5)) 21 L\(Self.number(x - 5)) 21 Z\""
-        }
-        let close = switch marker.kind {
-        case .pin: "</circle>"
-        case .joined, .left: "</rect>"
-        default: "</path>"
-        }
-        page.raw("\(shape) class=\"m-\(marker.kind.rawValue)\" data-marker=\"\(marker.kind.rawValue)\" data-at-ms=\"\(marker.atMs)\" data-out-ms=\"\(marker.outputMs)\"")
-        page.raw(" tabindex=\"0\" role=\"button\" aria-label=\"\(label)\"><title>\(label)</title>\(close)")
-    }
-
-    /// Spans of one participant and kind closer than `unitMs` are one drawing; lost media is never merged.
-    static func merged(_ spans: [PageSpan], unitMs: Double) -> [PageSpan] {
-        var out: [PageSpan] = []
-        var latest: [String: Int] = [:]
-        for span in spans.sorted(by: { ($0.fromMs, $0.kind.rawValue) < ($1.fromMs, $1.kind.rawValue) }) {
-            let key = "\(span.kind.rawValue) \(span.participantId)"
-            if span.kind != .lost, let index = latest[key], Double(span.fromMs - out[index].toMs) < unitMs,
-               Double(span.toMs - span.fromMs) < unitMs || Double(out[index].toMs - out[index].fromMs) < unitMs {
-                out[index].toMs = max(out[index].toMs, span.toMs)
-                if !out[index].label.hasSuffix("(merged)") { out[index].label += " (merged)" }
-                continue
-            }
-            latest[key] = out.count
-            out.append(span)
-        }
-        return out
-    }
-
-    // MARK: Thumbnails, billing, CPU
+    // MARK: Thumbnails, CPU
 
     private func thumbnails(_ page: inout PageWriter) {
         guard let run, !run.thumbnails.isEmpty else { return }
-        page.raw("<section class=\"thumbs\" aria-label=\"Thumbnails\"><h2>Thumbnails</h2><div class=\"strip\">")
+        page.raw("<section class=\"thumbs\" aria-label=\"Thumbnails\"><h2>Thumbnails</h2>")
+        if document.timeline.output != nil { page.raw("<p class=\"hint\">Their times are the video's, after the edits took time out.</p>") }
+        page.raw("<div class=\"strip\">")
         for thumbnail in run.thumbnails {
             page.raw("<button type=\"button\" data-out-ms=\"\(thumbnail.ms)\"><img loading=\"lazy\" src=\"\(HTMLText.escape(thumbnail.file))\" alt=\"The video at \(Self.clock(thumbnail.ms))\"><span>\(Self.clock(thumbnail.ms))</span></button>")
         }
         page.raw("</div></section>")
-    }
-
-    private func billing(_ page: inout PageWriter) {
-        let billing = document.billing
-        let duration = max(1, billing.durationMs)
-        let peak = max(1, billing.peakPixels)
-        page.raw("<section class=\"billing\" aria-labelledby=\"billing-title\"><h2 id=\"billing-title\">What it cost</h2><figure>")
-        page.raw("<svg class=\"chart\" viewBox=\"0 0 1000 120\" preserveAspectRatio=\"none\" role=\"img\" aria-labelledby=\"billing-caption\">")
-        var path = ""
-        for span in billing.spans {
-            let x0 = Double(span.startMs) * 1000 / Double(duration), x1 = Double(span.endMs) * 1000 / Double(duration)
-            let y = 118 - Double(span.aggregatePixels) * 100 / Double(peak)
-            let tier = HTMLText.escape(span.tier)
-            page.raw("<rect class=\"tier tier-\(ReportPageStyle.tierClass(span.tier))\" x=\"\(Self.number(x0))\" y=\"0\" width=\"\(Self.number(max(0.5, x1 - x0)))\" height=\"120\" data-tier=\"\(tier)\" data-pixels=\"\(span.aggregatePixels)\" data-from-ms=\"\(span.startMs)\" data-to-ms=\"\(span.endMs)\"><title>\(tier): \(span.aggregatePixels) pixels, \(Self.clock(span.startMs)) to \(Self.clock(span.endMs))</title></rect>")
-            path += path.isEmpty ? "M\(Self.number(x0)) \(Self.number(y))" : " L\(Self.number(x0)) \(Self.number(y))"
-            path += " L\(Self.number(x1)) \(Self.number(y))"
-        }
-        page.raw("<path class=\"step\" d=\"\(path)\"/></svg>")
-        page.raw("<figcaption id=\"billing-caption\">Aggregate resolution over time (the sum of the pixels of the video layers read at once), peaking at \(billing.peakPixels) pixels; the background is the tier each stretch is billed in.</figcaption></figure>")
-        page.raw("<table class=\"tiers\"><caption>Minutes per tier (output \(billing.outputWidth)x\(billing.outputHeight), tier \(HTMLText.escape(billing.outputTier)))</caption><thead><tr><th scope=\"col\">Tier</th><th scope=\"col\">Minutes</th></tr></thead><tbody>")
-        for tier in billing.minutesPerTier {
-            page.raw("<tr data-tier=\"\(HTMLText.escape(tier.tier))\"><th scope=\"row\">\(HTMLText.escape(tier.tier))</th><td>\(tier.minutes)</td></tr>")
-        }
-        page.raw("</tbody><tfoot><tr><th scope=\"row\">Total</th><td>\(billing.minutesPerTier.reduce(0) { $0 + $1.minutes })</td></tr>")
-        if let cost = billing.cost, let currency = billing.currency {
-            page.raw("<tr class=\"cost\"><th scope=\"row\">Cost</th><td>\(String(format: "%.2f", cost)) \(HTMLText.escape(currency))</td></tr>")
-        }
-        page.raw("</tfoot></table></section>")
     }
 
     private func cpu(_ page: inout PageWriter) {

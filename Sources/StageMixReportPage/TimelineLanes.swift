@@ -21,9 +21,21 @@ public struct TimelineLanes: Sendable {
         public var label: String
     }
 
+    /// A stretch of the session that edits took out of the output (`trim` or `cut`): blank in every
+    /// lane, and not in the video, which goes on from `resumesAtMs` (output time).
+    public struct Removal: Sendable, Hashable {
+        public enum Kind: String, Sendable, Hashable { case trimmed, cut }
+        public var kind: Kind
+        public var fromMs: Int
+        public var toMs: Int
+        public var resumesAtMs: Int
+    }
+
     public var lanes: [Lane]
     public var spans: [PageSpan]
     public var markers: [Marker]
+    /// In session time, in order.
+    public var removed: [Removal]
     public var durationMs: Int
 
     /// `capture` adds the audience's joins and leaves (viewers who never came on stage), counted per
@@ -35,6 +47,10 @@ public struct TimelineLanes: Sendable {
         var spans: [PageSpan] = []
         var markers: [Marker] = []
         var owner: [String: String] = [:]
+        // People by name wherever the page names them; an id only for someone the capture does not list.
+        var names: [String: String] = [:]
+        for participant in capture?.participants ?? [] { names[participant.id] = participant.name }
+        func name(_ id: String) -> String { names[id] ?? id }
         var latest: [String: Int] = [:]
         func add(_ participant: String, _ kind: PageSpan.Kind, _ from: Int, _ to: Int, offset: Int, _ label: String) {
             guard to > from else { return }
@@ -52,9 +68,11 @@ public struct TimelineLanes: Sendable {
             for person in segment.onStage {
                 if seen.insert(person.participantId).inserted {
                     lanes.append(Lane(participantId: person.participantId, name: person.name))
+                    names[person.participantId] = person.name
+                    // A pin keeps the session's time (the stage's order): its output instant is where the video shows it.
                     if person.pinnedAtMs >= 0 {
                         markers.append(Marker(participantId: person.participantId, kind: .pin, atMs: person.pinnedAtMs,
-                                              outputMs: max(0, person.pinnedAtMs - offset), label: "\(person.name) pinned"))
+                                              outputMs: timeline.outputMs(ofSession: person.pinnedAtMs), label: "\(person.name) pinned"))
                     }
                 }
                 add(person.participantId, .onstage, segment.startMs, segment.endMs, offset: offset, "\(person.name) on stage")
@@ -87,23 +105,25 @@ public struct TimelineLanes: Sendable {
             }
         }
         for exclusion in timeline.edits?.exclude ?? [] where seen.contains(exclusion.participantId) {
-            let name = lanes.first { $0.participantId == exclusion.participantId }?.name ?? exclusion.participantId
-            for span in exclusion.spans ?? [SessionEdits.Span(fromMs: 0, toMs: timeline.durationMs)] {
+            let excluded = name(exclusion.participantId)
+            // Exclusions are the edit file's, on the session's clock: a whole-session one spans all of it.
+            for span in exclusion.spans ?? [SessionEdits.Span(fromMs: 0, toMs: timeline.output?.sessionDurationMs ?? timeline.durationMs)] {
                 spans.append(PageSpan(participantId: exclusion.participantId, kind: .excluded, fromMs: span.fromMs, toMs: span.toMs,
-                                      outputMs: timeline.outputMs(ofSession: span.fromMs), label: "\(name) excluded by edits"))
+                                      outputMs: timeline.outputMs(ofSession: span.fromMs), label: "\(excluded) excluded by edits"))
             }
         }
+        // Losses and speaking turns count output time (report.json, plan.json): drawn where the session had them.
         for loss in losses {
             let participant = owner[loss.trackId] ?? loss.trackId
-            if seen.insert(participant).inserted { lanes.append(Lane(participantId: participant, name: participant)) }
-            spans.append(PageSpan(participantId: participant, kind: .lost, fromMs: loss.fromMs, toMs: max(loss.toMs, loss.fromMs + 1),
-                                  outputMs: timeline.outputMs(ofSession: loss.fromMs), label: "\(loss.trackId): \(loss.message)"))
+            if seen.insert(participant).inserted { lanes.append(Lane(participantId: participant, name: name(participant))) }
+            let (from, to) = timeline.sessionSpan(ofOutput: loss.fromMs, loss.toMs)
+            spans.append(PageSpan(participantId: participant, kind: .lost, fromMs: from, toMs: max(to, from + 1),
+                                  outputMs: loss.fromMs, label: "\(loss.trackId): \(loss.message)"))
         }
         for turn in document.plan.speakers?.turns ?? [] where seen.contains(turn.participantId) {
-            let from = timeline.sessionMs(ofOutput: turn.fromMs), to = timeline.sessionMs(ofOutput: turn.toMs)
-            let name = lanes.first { $0.participantId == turn.participantId }?.name ?? turn.participantId
+            let (from, to) = timeline.sessionSpan(ofOutput: turn.fromMs, turn.toMs)
             spans.append(PageSpan(participantId: turn.participantId, kind: .speaking, fromMs: from, toMs: max(to, from + 1),
-                                  outputMs: turn.fromMs, label: "\(name) speaking"))
+                                  outputMs: turn.fromMs, label: "\(name(turn.participantId)) speaking"))
         }
         let sessionMs = timeline.output?.sessionDurationMs ?? timeline.durationMs
         let bucketMs = max(1, (sessionMs + 999) / 1000)
@@ -126,12 +146,16 @@ public struct TimelineLanes: Sendable {
         }
         // Invitations: each one's request and outcome, or per thousandth of the session when there are
         // more than a thousand (a page stays readable and bounded however many a session holds).
-        var invitationMarks: [(kind: Marker.Kind, atMs: Int, label: String)] = []
+        // timeline.json has them on the output's clock; the lanes are the session's.
+        var invitationMarks: [(kind: Marker.Kind, atMs: Int, outputMs: Int, label: String)] = []
         for invitation in timeline.invitations {
-            let sender = invitation.senderName ?? invitation.senderId
-            invitationMarks.append((.requested, invitation.requestedAtMs, "\(sender) invited \(invitation.receiverId) on stage"))
+            let sender = invitation.senderName ?? name(invitation.senderId), receiver = name(invitation.receiverId)
+            invitationMarks.append((.requested, timeline.sessionMs(ofOutput: invitation.requestedAtMs), invitation.requestedAtMs,
+                                    "\(sender) invited \(receiver) on stage"))
             if let resolved = invitation.resolvedAtMs, let kind = Marker.Kind(rawValue: invitation.outcome.rawValue), kind != .requested {
-                invitationMarks.append((kind, resolved, "\(invitation.receiverId) \(invitation.outcome.rawValue) \(sender)'s invitation"))
+                let inCut = invitation.resolvedInCut == true ? " (in time the edits took out; marked where the video resumes)" : ""
+                invitationMarks.append((kind, timeline.sessionMs(ofOutput: resolved), resolved,
+                                        "\(receiver) \(invitation.outcome.rawValue) \(sender)'s invitation\(inCut)"))
             }
         }
         if invitationMarks.count > 1000 {
@@ -141,19 +165,45 @@ public struct TimelineLanes: Sendable {
                 counts["\(mark.kind.rawValue) \(bucket)", default: (mark.kind, bucket * bucketMs, 0)].count += 1
             }
             invitationMarks = counts.values.sorted { ($0.atMs, $0.kind.rawValue) < ($1.atMs, $1.kind.rawValue) }
-                .map { ($0.kind, $0.atMs, "\($0.count) invitations \($0.kind == .requested ? "made" : $0.kind.rawValue)") }
+                .map { ($0.kind, $0.atMs, timeline.outputMs(ofSession: $0.atMs), "\($0.count) invitations \($0.kind == .requested ? "made" : $0.kind.rawValue)") }
         }
         for mark in invitationMarks {
-            markers.append(Marker(participantId: nil, kind: mark.kind, atMs: mark.atMs, outputMs: timeline.outputMs(ofSession: mark.atMs), label: mark.label))
+            markers.append(Marker(participantId: nil, kind: mark.kind, atMs: mark.atMs, outputMs: mark.outputMs, label: mark.label))
         }
         self.lanes = lanes
         self.spans = spans
         self.markers = markers
+        removed = Self.removals(timeline)
         durationMs = timeline.output.map { $0.sessionDurationMs } ?? timeline.durationMs
+    }
+
+    /// What edits took out: the session's stretches between the kept pieces. One at the session's
+    /// start or end is the trim's, any other a cut.
+    static func removals(_ timeline: StageTimeline) -> [Removal] {
+        guard let clock = timeline.output else { return [] }
+        let trim = timeline.edits?.trim
+        var removed: [Removal] = []
+        var at = 0
+        // The kept pieces, then the session's end, where a trimmed end stops.
+        let kept = clock.pieces.map { ($0.sessionFromMs, $0.sessionToMs, $0.outputFromMs) } + [(clock.sessionDurationMs, clock.sessionDurationMs, clock.durationMs)]
+        for (from, to, output) in kept {
+            if from > at {
+                let trimmed = (at == 0 && trim?.startMs != nil) || (from == clock.sessionDurationMs && trim?.endMs != nil)
+                removed.append(Removal(kind: trimmed ? .trimmed : .cut, fromMs: at, toMs: from, resumesAtMs: output))
+            }
+            at = max(at, to)
+        }
+        return removed
     }
 }
 
 extension StageTimeline {
+    /// Where the output's `[fromMs, toMs)` is in the session: an end at a cut is where the cut starts.
+    func sessionSpan(ofOutput fromMs: Int, _ toMs: Int) -> (from: Int, to: Int) {
+        let from = sessionMs(ofOutput: fromMs)
+        return (from, toMs > fromMs ? sessionMs(ofOutput: toMs - 1) + 1 : from)
+    }
+
     /// Where output instant `ms` is in the session.
     func sessionMs(ofOutput ms: Int) -> Int {
         guard let clock = output else { return ms }

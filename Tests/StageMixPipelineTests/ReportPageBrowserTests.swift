@@ -77,6 +77,22 @@ struct ReportPageBrowserTests {
         #expect(dom.matches(of: #/<button type="button" data-out-ms="\d+"><img/#).count == 3)
     }
 
+    /// With `--mp4` the video plays: loaded again and again, the page never says it cannot (it did in
+    /// 3 loads of 4 while the video was still selecting its source). With the MP4 gone, it does.
+    @Test func thePageSaysTheVideoCannotBePlayedOnlyWhenItCannot() throws {
+        let root = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let out = try Self.composed(in: root)
+        let page = out.appendingPathComponent("report.html")
+        for load in 1...4 {
+            let dom = try HeadlessChromium.dumpDOM(page).output
+            #expect(dom.contains("<video id=\"video\"") && !dom.contains("id=\"unplayable\""), "load \(load)")
+        }
+        try FileManager.default.removeItem(at: out.appendingPathComponent("composition.mp4"))
+        let dom = try HeadlessChromium.dumpDOM(page).output
+        #expect(dom.contains("id=\"unplayable\"") && dom.contains("The video cannot be played from here"))
+    }
+
     @Test func thePageIsDrawnAtADesktopAndAPhoneWidth() throws {
         let root = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }

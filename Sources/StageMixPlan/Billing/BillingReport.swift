@@ -49,6 +49,14 @@ public struct BillingReport: Sendable, Hashable, Codable {
     public var peakPixels: Int
     public var currency: String?
     public var cost: Double?
+    /// How the minutes are counted, in words, for whoever reads `billing.json` without these docs:
+    /// ``startedMinuteRule``. Optional so that a `billing.json` written before it still reads.
+    public var rule: String?
+
+    /// Each started minute of the output is one billed minute, in the tier of the highest aggregate
+    /// reached in it (the platforms' rule; `minutes` lists each with its peak).
+    public static let startedMinuteRule =
+        "each started minute of the output is billed once, in the tier of its peak (the highest aggregate resolution reached in it)"
 
     public init(plan: CompositionPlan, tiers: BillingTiers = .agora, prices: PriceTable? = nil) throws(BillingError) {
         // A plan from a validated capture and layout is within these; one built in code might not be,
@@ -62,6 +70,7 @@ public struct BillingReport: Sendable, Hashable, Codable {
         }
         try prices?.check(against: tiers)
         durationMs = plan.durationMs
+        rule = Self.startedMinuteRule
         outputWidth = plan.canvas.width
         outputHeight = plan.canvas.height
         outputTier = try tiers.tier(for: plan.canvas.width * plan.canvas.height)
