@@ -10,8 +10,8 @@ extension StageMix {
         static let configuration = CommandConfiguration(
             abstract: "Serve the HTTP API: compositions, plans, signed webhooks; with --workers, compose too.",
             discussion: """
-                With the default SQLite queue and --workers N this is a whole service on one machine. With a \\
-                PostgreSQL queue, any number of serve and worker processes on many machines share the work. \\
+                With the default SQLite queue and --workers N this is a whole service on one machine. With a \
+                PostgreSQL queue, any number of serve and worker processes on many machines share the work. \
                 SIGTERM/SIGINT stop it gracefully; SIGHUP re-reads the keys file. See docs/service.md.
                 """)
 

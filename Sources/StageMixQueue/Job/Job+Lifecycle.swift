@@ -104,7 +104,7 @@ extension Job {
             state = .cancelled
             return .cancelled
         }
-        if !retryable || attempt >= maxAttempts {
+        if !retryable || attemptsUsed >= maxAttempts {
             state = .dead
             return .dead
         }
@@ -142,7 +142,7 @@ extension Job {
             state = .cancelled
             return .cancelled
         }
-        if attempt >= maxAttempts {
+        if attemptsUsed >= maxAttempts {
             state = .dead
             return .dead
         }
