@@ -5,7 +5,8 @@ import Testing
 @testable import StageMixQueue
 
 /// What `stagemix jobs list` and `jobs show` say of a job, from the lifecycle alone (issue 32): a
-/// chunked composition that never failed has used one attempt and, published, has no phase left.
+/// chunked composition that never failed has used one attempt and, published, has no phase left; a
+/// job released at shutdown shows no progress of the attempt that was given back.
 @Suite("Job report")
 struct JobReportTests {
     let policy = Backoff(baseDelay: 10, maxDelay: 100, jitter: 0.5...1)
@@ -49,5 +50,16 @@ struct JobReportTests {
         #expect(job.fail(second, error: "join crashed again", retryable: true, now: 7, policy: policy, random: 0) == .dead)
         #expect(job.attemptsUsed == 2)
         #expect(try #require(JobReport.chunkSummary(job, chunks: [])).hasPrefix("phase:        join (when it ended)"))
+    }
+
+    @Test func aJobReleasedAtShutdownShowsNoStaleProgress() {
+        var job = Job(id: "w", spec: JobSpec(capture: "/c", out: "/o"), maxAttempts: 3, now: 0)
+        guard case .start(let lease) = job.claim(worker: "w", now: 1, leaseSeconds: 30) else { Issue.record(); return }
+        #expect(job.heartbeat(lease, now: 2, leaseSeconds: 30, progress: 53.7) == .keepRunning)
+        #expect(job.release(lease, now: 3) == .applied)
+        #expect(job.state == .queued && job.attempt == 0 && job.progress == 0)
+        let line = JobReport.table([job]).split(separator: "\n").last.map(String.init) ?? ""
+        #expect(line.contains("queued") && line.contains("0/3") && line.contains("0.0%") && !line.contains("53.7"), "\(line)")
+        #expect(JobReport.detail(job).contains("progress:     0.0 %"))
     }
 }
