@@ -39,15 +39,18 @@ private func reported(_ error: any Error) -> ExitCode {
         FileHandle.standardError.write(Data("stagemix: \(storage.isTransient ? "object storage unavailable: " : "")\(storage)\n".utf8))
         return storage.isTransient ? .temporaryFailure : .badInput
     }
+    if let configuration = storageConfigurationFailure(error) {
+        // This machine's storage set-up (a misspelt AWS_PROFILE, a missing file): said as it is, as
+        // the environment's fault rather than the input's, with the status README gives it.
+        FileHandle.standardError.write(Data("stagemix: \(configuration)\n".utf8))
+        return .badInput
+    }
     switch error {
     case let exit as ExitCode:
         return exit
     case let option as OptionError:
         FileHandle.standardError.write(Data("stagemix: \(option)\n".utf8))
         return .usageError
-    case let configuration as StorageConfigurationError:
-        FileHandle.standardError.write(Data("stagemix: \(configuration)\n".utf8))
-        return .badInput
     case let bad as BadInput:
         FileHandle.standardError.write(Data("stagemix: \(bad)\n".utf8))
         // Another run writing the destination: the same command succeeds once it is done.
@@ -59,6 +62,16 @@ private func reported(_ error: any Error) -> ExitCode {
     default:
         FileHandle.standardError.write(Data("stagemix: internal error: \(error)\n".utf8))
         return .internalFailure
+    }
+}
+
+/// The storage configuration's error behind `error`, however it was wrapped on the way.
+private func storageConfigurationFailure(_ error: any Error) -> StorageConfigurationError? {
+    switch error {
+    case let configuration as StorageConfigurationError: configuration
+    case let capture as CaptureError: capture.configuration
+    case let bad as BadInput: storageConfigurationFailure(bad.underlying)
+    default: nil
     }
 }
 

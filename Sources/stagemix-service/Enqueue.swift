@@ -27,9 +27,9 @@ extension StageMix {
         static let configuration = CommandConfiguration(
             abstract: "Queue a compose job and print its id.",
             discussion: """
-                Takes every option compose takes and checks the job as compose would (capture, layout, \\
-                tables, the output folder) before queueing it. Exit codes: 0 queued, 64 usage error, \\
-                65 bad input, 70 internal failure.
+                Takes every option compose takes and checks the job as compose would (capture, layout, \
+                tables, the output folder) before queueing it. Exit codes: 0 queued, 64 usage error, \
+                65 bad input, 70 internal failure, 75 object storage unreachable or failing after the retries.
                 """)
 
         @OptionGroup var plan: PlanOptions

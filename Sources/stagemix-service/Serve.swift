@@ -10,8 +10,8 @@ extension StageMix {
         static let configuration = CommandConfiguration(
             abstract: "Serve the HTTP API: compositions, plans, signed webhooks; with --workers, compose too.",
             discussion: """
-                With the default SQLite queue and --workers N this is a whole service on one machine. With a \\
-                PostgreSQL queue, any number of serve and worker processes on many machines share the work. \\
+                With the default SQLite queue and --workers N this is a whole service on one machine. With a \
+                PostgreSQL queue, any number of serve and worker processes on many machines share the work. \
                 SIGTERM/SIGINT stop it gracefully; SIGHUP re-reads the keys file. See docs/service.md.
                 """)
 
@@ -38,6 +38,9 @@ extension StageMix {
         @Option(name: .customLong("max-attempts"), help: "Attempts before a composition fails for good.") var maxAttempts: Int = 3
         @Option(name: .customLong("webhook-retry-base"), help: "Seconds before the first webhook retry; doubles up to an hour.")
         var webhookRetryBase: Double = 5
+        @Option(name: .customLong("shutdown-grace"),
+                help: "Seconds the jobs in hand may go on after SIGTERM or SIGINT before they are stopped and released for another worker.")
+        var shutdownGrace: Double = 30
         @Option(name: .customLong("lease-seconds"), help: .hidden) var leaseSeconds: Double = 30
         @Option(name: .customLong("heartbeat-seconds"), help: .hidden) var heartbeatSeconds: Double = 5
         /// For tests: a stand-in for `stagemix compose`, split on spaces.
@@ -65,6 +68,7 @@ extension StageMix {
             if !(0...64).contains(workers) { throw ValidationError("--workers must be between 0 and 64") }
             if !(1...100).contains(maxAttempts) { throw ValidationError("--max-attempts must be between 1 and 100") }
             if !(webhookRetryBase > 0 && webhookRetryBase <= 3600) { throw ValidationError("--webhook-retry-base must be between 0 and 3600 seconds") }
+            if !(0...3600).contains(shutdownGrace) { throw ValidationError("--shutdown-grace must be between 0 and 3600 seconds") }
             if heartbeatSeconds <= 0 || leaseSeconds <= heartbeatSeconds {
                 throw ValidationError("--lease-seconds must be longer than --heartbeat-seconds")
             }
@@ -72,7 +76,8 @@ extension StageMix {
 
         func run() async throws {
             let (host, port) = try address
-            var worker = WorkerConfiguration(leaseSeconds: leaseSeconds, heartbeatSeconds: heartbeatSeconds, pollInterval: .milliseconds(250))
+            var worker = WorkerConfiguration(shutdownGrace: .milliseconds(Int(shutdownGrace * 1000)), leaseSeconds: leaseSeconds,
+                                             heartbeatSeconds: heartbeatSeconds, pollInterval: .milliseconds(250))
             if let composeCommand { worker.composeCommand = composeCommand.split(separator: " ").map(String.init) }
             let configuration = ServiceConfiguration(
                 host: host, port: port, queue: try queue.url, captureRoots: captureRoots, allowStorage: allowStorage, keysPath: keys,

@@ -19,7 +19,8 @@ extension StageMix {
             abstract: "Compose a capture into HLS with timeline.json and billing.json.",
             discussion: """
                 Exit codes: 0 done, 64 usage error (an option's value), 65 bad input (capture, layout, tables, \
-                an --out StageMix will not replace), 70 internal failure, 130/143 stopped by SIGINT/SIGTERM.
+                an --out StageMix will not replace, storage credentials or a bucket refused), 70 internal failure, \
+                75 object storage unreachable or failing after the retries, 130/143 stopped by SIGINT/SIGTERM.
                 """)
 
         @OptionGroup var plan: PlanOptions

@@ -54,8 +54,8 @@ extension StageMix.Import {
         static let configuration = CommandConfiguration(
             abstract: "A Twilio Video room: room.json, participants.json, recordings.json and the RT....mka/.mkv files.",
             discussion: """
-                Every participant with a recording is on stage while in the room. Status callbacks saved as JSON \\
-                lines (callbacks.jsonl beside the files, or --callbacks) make track-disabled/-enabled mutes. \\
+                Every participant with a recording is on stage while in the room. Status callbacks saved as JSON \
+                lines (callbacks.jsonl beside the files, or --callbacks) make track-disabled/-enabled mutes. \
                 Exit codes: 0 done, 64 usage error, 65 bad input.
                 """)
 

@@ -27,6 +27,9 @@ public struct CaptureBucket: CaptureSource {
         do {
             client = S3Client(configuration: try configuration())
             data = try client.get(manifest, maxBytes: CaptureLimits.maxManifestBytes + 1).wait()
+        } catch let error as StorageConfigurationError {
+            // A misspelt AWS_PROFILE or a missing file is this machine's set-up, not the capture.
+            throw CaptureError(problems: [], configuration: error)
         } catch {
             throw CaptureError(problems: [Self.problem(error, manifest: manifest)], storage: error as? S3Error)
         }

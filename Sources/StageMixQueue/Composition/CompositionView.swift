@@ -109,7 +109,7 @@ public struct CompositionView: Codable, Sendable, Hashable {
         idempotencyKey = composition.idempotencyKey
         createdAt = Self.timestamp(composition.createdAt)
         updatedAt = Self.timestamp(job.updatedAt)
-        attempt = job.attempt
+        attempt = job.attemptsUsed
         maxAttempts = job.maxAttempts
         links = Links(self: "/v1/compositions/\(composition.id)")
         switch job.state {

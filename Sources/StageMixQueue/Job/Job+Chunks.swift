@@ -8,6 +8,11 @@ extension Job {
         state == .running && leaseOwner == nil && phase == .join
     }
 
+    /// Attempts as a person counts them, and as `maxAttempts` limits them: a chunked composition's plan,
+    /// once it has made the chunks, and its join are one attempt. (`attempt` counts the two apart, as
+    /// each holds a lease of its own and the count fences one from the other.)
+    public var attemptsUsed: Int { phase == .join ? max(1, attempt - 1) : attempt }
+
     /// A job a worker's join slot takes (a join, ready or failed and backing off), not its compose slots.
     public var isJoin: Bool { phase == .join }
 

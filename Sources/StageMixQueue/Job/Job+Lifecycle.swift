@@ -104,7 +104,7 @@ extension Job {
             state = .cancelled
             return .cancelled
         }
-        if !retryable || attempt >= maxAttempts {
+        if !retryable || attemptsUsed >= maxAttempts {
             state = .dead
             return .dead
         }
@@ -127,6 +127,9 @@ extension Job {
         attempt -= 1
         // A join given back is ready again: still `running`, held by nobody (``isJoinReady``).
         state = cancelRequested ? .cancelled : phase == .join ? .running : .queued
+        // Queued again, it shows what a queued job shows: no progress of an attempt that is gone (a join's is
+        // its chunks', which stay done). A cancelled one keeps the progress it had reached, as a cancel does.
+        if state == .queued { progress = 0 }
         runAfter = now
         endLease(now: now)
         return .applied
@@ -142,7 +145,7 @@ extension Job {
             state = .cancelled
             return .cancelled
         }
-        if attempt >= maxAttempts {
+        if attemptsUsed >= maxAttempts {
             state = .dead
             return .dead
         }

@@ -7,7 +7,7 @@ public enum JobReport {
         for job in jobs {
             lines.append(pad([
                 job.id, job.state.rawValue + (job.cancelRequested && job.state == .running ? " (cancelling)" : ""),
-                "\(job.attempt)/\(job.maxAttempts)", String(format: "%.1f%%", job.progress),
+                "\(job.attemptsUsed)/\(job.maxAttempts)", String(format: "%.1f%%", job.progress),
                 job.spec.capture, oneLine(job.lastError ?? ""),
             ]))
         }
@@ -21,7 +21,7 @@ public enum JobReport {
         return """
             id:           \(job.id)
             state:        \(job.state.rawValue)\(job.cancelRequested ? " (cancel requested)" : "")
-            attempts:     \(job.attempt) of \(job.maxAttempts)
+            attempts:     \(job.attemptsUsed) of \(job.maxAttempts)
             progress:     \(String(format: "%.1f", job.progress)) %
             lease:        \(job.leaseOwner.map { "\($0) until \(time(job.leaseExpiresAt))" } ?? "-")
             run after:    \(time(job.runAfter))
@@ -40,7 +40,13 @@ public enum JobReport {
             return n == 0 ? nil : "\(n) \(state.rawValue)"
         }
         let waiting = job.isJoinReady ? " (waiting for a worker's join slot)" : job.phase == .join && job.state == .running ? " (joining its chunks as they land)" : ""
-        return "phase:        \(phase.rawValue)\(waiting)\nchunks:       \(chunks.count)\(counts.isEmpty ? "" : ": " + counts.joined(separator: ", "))"
+        let chunkLine = "chunks:       \(chunks.count)\(counts.isEmpty ? "" : ": " + counts.joined(separator: ", "))"
+        // A phase is where a composition is under way; a published one has none left, an ended one says where it stopped.
+        switch job.state {
+        case .succeeded: return chunkLine
+        case .dead, .cancelled: return "phase:        \(phase.rawValue) (when it ended)\n" + chunkLine
+        case .queued, .running, .failed: return "phase:        \(phase.rawValue)\(waiting)\n" + chunkLine
+        }
     }
 
     /// One line per chunk: its number, frames' seconds are in run.json; here state, attempts, progress, wait and error.

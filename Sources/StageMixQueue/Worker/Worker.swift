@@ -33,14 +33,37 @@ public final class Worker: Service {
                 group.addTask { await self.claimLoop(joins: true) }
             }
         } onGracefulShutdown: {
-            self.shutdownRequested.withLockedValue { $0 = $0 ?? .now }
+            self.requestShutdown()
         }
         logger.info("worker \(configuration.workerID) stopped")
     }
 
     /// Asks the worker to stop as SIGTERM would (for embedding and tests).
     public func requestShutdown() {
-        shutdownRequested.withLockedValue { $0 = $0 ?? .now }
+        let first = shutdownRequested.withLockedValue { requested in
+            defer { requested = requested ?? .now }
+            return requested == nil
+        }
+        if first { logShutdown() }
+    }
+
+    /// The job ids whose attempts run now, for the log line at shutdown.
+    private let inHand = NIOLockedValueBox<[String]>([])
+
+    /// Says at once what a stop waits for, so that a wait of up to the grace does not look like a hang.
+    private func logShutdown() {
+        let jobs = inHand.withLockedValue { $0 }
+        guard !jobs.isEmpty else {
+            logger.notice("shutting down: no job in hand")
+            return
+        }
+        let grace = configuration.shutdownGrace.components
+        let seconds = Double(grace.seconds) + Double(grace.attoseconds) / 1e18
+        let shown = seconds == seconds.rounded() ? String(Int(seconds)) : String(format: "%.1f", seconds)
+        let which = jobs.count == 1 ? "the job" : "the \(jobs.count) jobs"
+        let message = "shutting down: claiming no more; waiting up to \(shown) s (--shutdown-grace) for \(which) in hand to finish, "
+            + "then releasing what is left for another worker"
+        logger.notice("\(message)", metadata: ["jobs": "\(jobs.joined(separator: ","))"])
     }
 
     var isShuttingDown: Bool { shutdownRequested.withLockedValue { $0 != nil } }
@@ -65,7 +88,9 @@ public final class Worker: Service {
                 continue
             }
             if let job, let lease = job.lease {
+                inHand.withLockedValue { $0.append(job.id) }
                 await AttemptRun(worker: self, job: job, lease: lease).run()
+                inHand.withLockedValue { $0.removeAll { $0 == job.id } }
             } else {
                 if joins { await sweepEndedWork() }
                 await queue.waitForWork(timeout: configuration.pollInterval)

@@ -41,6 +41,8 @@ public final class WebhookDispatcher: Service, Sendable {
                 do {
                     events = try await self.store.claimWebhooks(owner: self.owner, limit: 16, lockSeconds: Self.lockSeconds)
                 } catch {
+                    // Our own stop (SIGTERM cancels this loop) is no fault of the outbox's; any other failure is.
+                    if Task.isCancelled { break }
                     self.logger.warning("cannot read the webhook outbox: \(String(reflecting: error))")
                     try? await Task.sleep(for: .seconds(1))
                     continue

@@ -34,6 +34,14 @@ public struct AWSConfigFile: Sendable, Hashable {
         }
     }
 
+    /// The profiles the file has, sorted: section names, less `profile ` in the config file.
+    public func profileNames(isConfigFile: Bool) -> [String] {
+        sections.keys.compactMap { name -> String? in
+            guard isConfigFile, name != "default" else { return name }
+            return name.hasPrefix("profile ") ? String(name.dropFirst("profile ".count)).trimmingCharacters(in: .whitespaces) : nil
+        }.sorted()
+    }
+
     /// A profile's keys: `[name]` in the credentials file; `[profile name]`, or `[default]`, in the config file.
     public func profile(_ name: String, isConfigFile: Bool) -> [String: String] {
         if isConfigFile, name != "default" { return sections["profile \(name)"] ?? [:] }

@@ -50,7 +50,8 @@ public struct StorageConfiguration: Sendable, Hashable {
         let config = configFile?.profile(profile, isConfigFile: true) ?? [:]
         if profile != "default", env("AWS_PROFILE") != nil, shared.isEmpty, config.isEmpty,
            env("AWS_ACCESS_KEY_ID") == nil {
-            throw StorageConfigurationError("AWS_PROFILE \(profile): no such profile in \(credentialsPath) or \(configPath)")
+            throw StorageConfigurationError("AWS_PROFILE \(profile): profile not found in \(looked(credentialsPath, credentialsFile, isConfigFile: false))"
+                                            + " or \(looked(configPath, configFile, isConfigFile: true))")
         }
 
         var credentials: AWSCredentials?
@@ -89,6 +90,13 @@ public struct StorageConfiguration: Sendable, Hashable {
             throw StorageConfigurationError("profile \(profile): s3 addressing_style must be path, virtual or auto, not \(other)")
         }
         return StorageConfiguration(credentials: credentials, region: region, endpoint: endpoint, addressingStyle: style, profile: profile)
+    }
+
+    /// A file looked in for a profile, with what it holds, so that a misspelt name is seen at once.
+    private static func looked(_ path: String, _ file: AWSConfigFile?, isConfigFile: Bool) -> String {
+        guard let file else { return "\(path) (no such file)" }
+        let names = file.profileNames(isConfigFile: isConfigFile)
+        return "\(path) (profiles: \(names.isEmpty ? "none" : names.joined(separator: ", ")))"
     }
 
     /// A missing default file is no file; one named in the environment must exist.

@@ -266,7 +266,7 @@ public struct S3Client: Sendable {
                 once = loop.makeFailedFuture(error)
             }
             return once.flatMapError { error in
-                let failure = S3Error(error, location: shown)
+                let failure = S3Error(error, location: shown, endpoint: "\(scheme)://\(host)")
                 guard failure.isTransient, number < retry.attempts else { return loop.makeFailedFuture(failure) }
                 let delay = retry.backoff.delay(afterAttempt: number, random: Double.random(in: 0...1))
                 return loop.scheduleTask(in: .milliseconds(Int64(delay * 1000))) {}.futureResult.flatMap { attempt(number + 1) }

@@ -27,18 +27,20 @@ public struct S3Error: Error, Sendable, Hashable, CustomStringConvertible {
     public var isPreconditionFailed: Bool { status == 412 || code == "PreconditionFailed" }
 
     /// Any failure of a request as an ``S3Error``: S3's own as it is, an answer larger than expected as
-    /// `TooLarge`, and the connection's (reset, refused, timed out) as `Unreachable`, which is transient.
-    public init(_ error: any Error, location: String) {
+    /// `TooLarge`, and the connection's (reset, refused, timed out) as `Unreachable`, which is transient,
+    /// naming the `endpoint` it was going to when given.
+    public init(_ error: any Error, location: String, endpoint: String? = nil) {
         if let error = error as? S3Error {
             self = error
         } else if let error = error as? S3ResponseCollector.BodyTooLarge {
             self.init(location: location, status: 0, code: "TooLarge", message: error.description)
         } else {
-            self.init(location: location, status: 0, code: "Unreachable", message: "\(error)")
+            self.init(location: location, status: 0, code: "Unreachable", message: ConnectionFailure.describe(error, endpoint: endpoint))
         }
     }
 
     public var description: String {
-        "\(location): \(code) (HTTP \(status))" + (message.isEmpty ? "" : ": \(message)")
+        // No answer has no HTTP status: "(HTTP 0)" would say nothing.
+        "\(location): \(code)" + (status == 0 ? "" : " (HTTP \(status))") + (message.isEmpty ? "" : ": \(message)")
     }
 }
