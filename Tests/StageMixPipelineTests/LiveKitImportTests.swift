@@ -39,8 +39,8 @@ struct LiveKitImportTests {
                 """#.write(to: dir.appendingPathComponent("\(track).egress.json"), atomically: true, encoding: .utf8)
         }
         let second = zero / 1_000_000_000
-        try [#"{"event": "participant_joined", "participant": {"sid": "PA_a", "identity": "alice"}, "createdAt": "\#(second)"}"#,
-             #"{"event": "participant_joined", "participant": {"sid": "PA_b", "identity": "bob"}, "createdAt": "\#(second + 2)"}"#,
+        try [#"{"event": "participant_joined", "participant": {"sid": "PA_a", "identity": "alice", "name": "Alice Liddell"}, "createdAt": "\#(second)"}"#,
+             #"{"event": "participant_joined", "participant": {"sid": "PA_b", "identity": "bob", "name": "Bob"}, "createdAt": "\#(second + 2)"}"#,
              #"{"event": "track_published", "participant": {"sid": "PA_b", "identity": "bob"}, "track": {"sid": "TR_VCbob_cam", "type": "VIDEO", "source": "CAMERA", "width": 480, "height": 270, "layers": [{"quality": "HIGH", "width": 480, "height": 270}]}, "createdAt": "\#(second + 2)"}"#,
              #"{"event": "track_published", "participant": {"sid": "PA_b", "identity": "bob"}, "track": {"sid": "TR_AMbob_mic", "type": "AUDIO", "source": "MICROPHONE"}, "createdAt": "\#(second + 2)"}"#,
              #"{"event": "participant_left", "participant": {"sid": "PA_b", "identity": "bob"}, "createdAt": "\#(second + 6)"}"#,
@@ -116,5 +116,27 @@ struct LiveKitImportTests {
         let refused = try CLI.run(["import", "livekit", dir.path, "--out", root.appendingPathComponent("refused").path])
         #expect(refused.status == 65, "\(refused.stderr)")
         #expect(refused.stderr.contains("TR_VCalice_cam.json") && refused.stderr.contains("$.started_at"), "\(refused.stderr)")
+    }
+
+    /// People are shown by the names the webhooks give them (`participant.name`), on their tiles and in the
+    /// plan; one the webhooks do not name is shown by their identity.
+    @Test func participantsAreShownByTheirNames() throws {
+        let root = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let dir = try Self.export(in: root)
+        let capture = root.appendingPathComponent("capture")
+        #expect(try CLI.run(["import", "livekit", dir.path, "--out", capture.path]).status == 0)
+        let read = try CaptureFolder(capture).capture()
+        #expect(read.participants.map { "\($0.id)=\($0.name)" } == ["alice=Alice Liddell", "bob=Bob"])
+        let plan = try CLI.run(["plan", capture.path])
+        #expect(plan.status == 0, "\(plan.stderr)")
+        #expect(plan.stdout.contains("Alice Liddell[") && plan.stdout.contains("Bob["), "\(plan.stdout)")
+
+        let log = dir.appendingPathComponent("webhooks.jsonl")
+        try (try String(contentsOf: log, encoding: .utf8)).replacingOccurrences(of: #", "name": "Bob""#, with: "")
+            .write(to: log, atomically: true, encoding: .utf8)
+        let unnamed = root.appendingPathComponent("unnamed")
+        #expect(try CLI.run(["import", "livekit", dir.path, "--out", unnamed.path]).status == 0)
+        #expect(try CaptureFolder(unnamed).capture().participants.map(\.name) == ["Alice Liddell", "bob"])
     }
 }

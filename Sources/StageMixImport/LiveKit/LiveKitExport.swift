@@ -11,7 +11,8 @@ import StageMixJSON
 ///   `file_results[]` with `filename`, `started_at`, `ended_at`, `duration` in nanoseconds);
 /// - optionally the webhook log (`webhooks.jsonl`, or the file given): protojson, one event per line
 ///   (`participant_joined`/`participant_left`, `track_published`/`track_unpublished` with its
-///   `TrackInfo`), camelCase keys, 64-bit integers as strings, enums as names, `createdAt` in seconds.
+///   `TrackInfo`; `participant.name`, the name people are shown by), camelCase keys, 64-bit integers
+///   as strings, enums as names, `createdAt` in seconds.
 ///
 /// Time: session time 0 is the earliest moment known (a file's start, a webhook); each file is placed
 /// by its own `started_at` (a manifest's file by the manifest's), to the nanosecond, and its samples
@@ -137,7 +138,9 @@ public struct LiveKitExport: Sendable {
         // What the webhooks say of each track: its publisher, kind, source and simulcast layers.
         var info: [String: LiveKitWebhook.Track] = [:]
         var owner: [String: String] = [:]
-        for event in webhooks {
+        var names: [String: String] = [:]  // by identity: the latest name the webhooks give
+        for event in webhooks.sorted(by: { $0.createdAt < $1.createdAt }) {
+            if let identity = event.identity, let name = event.name, !name.isEmpty { names[identity] = name }
             if let track = event.track {
                 info[track.sid] = track
                 if let identity = event.identity { owner[track.sid] = identity }
@@ -201,7 +204,7 @@ public struct LiveKitExport: Sendable {
         let started = Date(timeIntervalSince1970: Double(zeroNs == Int64.max ? 0 : zeroNs) / 1e9)
         let manifest = CaptureManifest(sessionId: roomName.flatMap { $0.isEmpty ? nil : $0 } ?? directory.lastPathComponent,
                                        startedAt: PlatformDocument.rfc3339(started),
-                                       participants: spans.keys.sorted().map { Participant(id: $0, name: $0) },
+                                       participants: spans.keys.sorted().map { Participant(id: $0, name: names[$0] ?? $0) },
                                        tracks: tracks, events: ordered)
         return ImportedCapture(manifest: manifest, media: media, warnings: warnings, platform: "livekit")
     }
