@@ -12,8 +12,8 @@ struct MediaHeader {
     /// The stream's first presentation time, in milliseconds.
     var firstMs: Int
     /// The end of the stream's last sample, in milliseconds on the file's timestamps (its last packet's
-    /// time plus its duration, less the audio the container trims); nil unless asked for, or when the
-    /// file holds no packet of the stream.
+    /// time plus its duration: a video frame's at least its frame interval, an audio packet's less what
+    /// the container trims); nil unless asked for, or when the file holds no packet of the stream.
     var endMs: Int?
 
     /// With `readingToEnd`, every packet of the file is read (not decoded) to find where it ends:
@@ -30,17 +30,22 @@ struct MediaHeader {
 
     /// The latest end of a packet of `stream`, as far as the file reads (damage ends the reading there).
     private static func end(of stream: StreamInfo, in demuxer: Demuxer) -> Int? {
-        // A video packet without a duration (Matroska's SimpleBlock) lasts one frame.
         let frameSeconds = stream.frameRate.map { $0.doubleValue > 0 ? 1 / $0.doubleValue : 0 } ?? 0
         var end: Double?
         while let packet = try? demuxer.readPacket() {
             guard packet.streamIndex == stream.index, let pts = packet.ptsSeconds else { continue }
-            var seconds = pts + Double(packet.duration) * packet.timeBase.doubleValue
-            if packet.duration == 0 { seconds += frameSeconds }
+            let tick = packet.timeBase.doubleValue
+            var duration = Double(packet.duration) * tick
+            // A video frame lasts its frame interval where the container wrote none (Matroska's SimpleBlock)
+            // or cut it to its ticks (66 ms for a 15 fps frame in Matroska's milliseconds).
+            if stream.mediaType == .video, frameSeconds > duration, packet.duration == 0 || frameSeconds - duration < tick {
+                duration = frameSeconds
+            }
+            var seconds = pts + duration
             if stream.sampleRate > 0 { seconds -= Double(packet.skipSamples.end) / Double(stream.sampleRate) }
             end = max(end ?? seconds, seconds)
         }
-        // Whole milliseconds, down (a microsecond allowed for the sum's rounding): never past the media.
-        return end.map { MediaTime.ms(holdingSeconds: $0 + 1e-6) }
+        // To the nearest millisecond, a half (and a microsecond of the sum's rounding) down.
+        return end.map { Int(($0 * 1_000 - 0.001).rounded()) }
     }
 }
