@@ -41,7 +41,7 @@ extension StageMix {
                     FileHandle.standardOutput.write(try PlanDocument.encode(doc))
                     FileHandle.standardOutput.write(Data("\n".utf8))
                 } else {
-                    print(PlanTextReport.render(doc), terminator: "")
+                    print(PlanTextReport.render(doc, trackNames: TrackDisplayNames(capture: capture)), terminator: "")
                 }
             }
         }

@@ -24,12 +24,8 @@ struct LiveKitImportTests {
                             "-pix_fmt", "yuv420p", file("TR_VCbob_cam.mp4")])
         try FFmpegTool.run(["-f", "lavfi", "-i", "sine=frequency=660:sample_rate=48000", "-t", "3", "-c:a", "libopus", file("TR_AMbob_mic.ogg")])
         let bob = zero + 2_500_000_000
-        try #"""
-            {"egress_id": "EG_alice", "room_id": "RM_x", "room_name": "standup", "publisher_identity": "alice",
-             "track_id": "TR_VCalice_cam", "track_kind": "video", "track_source": "camera",
-             "started_at": \#(zero), "ended_at": \#(zero + 6_000_000_000),
-             "files": [{"filename": "TR_VCalice_cam.webm", "started_at": \#(zero), "ended_at": \#(zero + 6_000_000_000), "location": ""}]}
-            """#.write(to: dir.appendingPathComponent("TR_VCalice_cam.json"), atomically: true, encoding: .utf8)
+        // Alice's camera: the manifest as LiveKit writes it (pkg/config/manifest.go), the times once, at its top level.
+        try manifest(startedAt: zero, endedAt: zero + 6_000_000_000).write(to: dir.appendingPathComponent("TR_VCalice_cam.json"), atomically: true, encoding: .utf8)
         try #"""
             {"egress_id": "EG_alice_mic", "room_name": "standup", "publisher_identity": "alice", "track_id": "TR_AMalice_mic",
              "track_kind": "audio", "track_source": "microphone",
@@ -43,14 +39,25 @@ struct LiveKitImportTests {
                 """#.write(to: dir.appendingPathComponent("\(track).egress.json"), atomically: true, encoding: .utf8)
         }
         let second = zero / 1_000_000_000
-        try [#"{"event": "participant_joined", "participant": {"sid": "PA_a", "identity": "alice"}, "createdAt": "\#(second)"}"#,
-             #"{"event": "participant_joined", "participant": {"sid": "PA_b", "identity": "bob"}, "createdAt": "\#(second + 2)"}"#,
+        try [#"{"event": "participant_joined", "participant": {"sid": "PA_a", "identity": "alice", "name": "Alice Liddell"}, "createdAt": "\#(second)"}"#,
+             #"{"event": "participant_joined", "participant": {"sid": "PA_b", "identity": "bob", "name": "Bob"}, "createdAt": "\#(second + 2)"}"#,
              #"{"event": "track_published", "participant": {"sid": "PA_b", "identity": "bob"}, "track": {"sid": "TR_VCbob_cam", "type": "VIDEO", "source": "CAMERA", "width": 480, "height": 270, "layers": [{"quality": "HIGH", "width": 480, "height": 270}]}, "createdAt": "\#(second + 2)"}"#,
              #"{"event": "track_published", "participant": {"sid": "PA_b", "identity": "bob"}, "track": {"sid": "TR_AMbob_mic", "type": "AUDIO", "source": "MICROPHONE"}, "createdAt": "\#(second + 2)"}"#,
              #"{"event": "participant_left", "participant": {"sid": "PA_b", "identity": "bob"}, "createdAt": "\#(second + 6)"}"#,
              #"{"event": "participant_left", "participant": {"sid": "PA_a", "identity": "alice"}, "createdAt": "\#(second + 7)"}"#]
             .joined(separator: "\n").write(to: dir.appendingPathComponent("webhooks.jsonl"), atomically: true, encoding: .utf8)
         return dir
+    }
+
+    /// A Track Egress manifest as LiveKit writes it: `started_at`/`ended_at` (nanoseconds, `EgressInfo.started_at`)
+    /// once at the top level, omitted when zero; `files[]` with `filename` and `location` only.
+    static func manifest(startedAt: Int64?, endedAt: Int64?) -> String {
+        let times = [startedAt.map { "\"started_at\": \($0)" }, endedAt.map { "\"ended_at\": \($0)" }].compactMap { $0 }
+        return #"""
+            {"egress_id": "EG_alice", "room_id": "RM_x", "room_name": "standup", \#(times.map { $0 + ", " }.joined())"publisher_identity": "alice",
+             "track_id": "TR_VCalice_cam", "track_kind": "video", "track_source": "camera",
+             "files": [{"filename": "TR_VCalice_cam.webm", "location": "/out/TR_VCalice_cam.webm"}]}
+            """#
     }
 
     @Test func anEgressExportImportsWithEveryoneInSync() throws {
@@ -88,5 +95,48 @@ struct LiveKitImportTests {
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(imported.stderr.contains("TR_VCbob_cam") && imported.stderr.contains("no publisher"), "\(imported.stderr)")
         #expect(try CaptureFolder(capture).capture().participants.map(\.id) == ["alice"])
+    }
+
+    /// LiveKit's manifest places its file by the manifest's own `started_at` (the egress's start) and ends it at
+    /// its `ended_at`; a manifest with no start at all is refused naming where the start belongs.
+    @Test func aTrackEgressManifestAsLiveKitWritesItImports() throws {
+        let root = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let dir = try Self.export(in: root)
+        let capture = root.appendingPathComponent("capture")
+        let imported = try CLI.run(["import", "livekit", dir.path, "--out", capture.path])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let manifest = try JSONDecoder().decode(CaptureManifest.self, from: Data(contentsOf: capture.appendingPathComponent("session.json")))
+        let camera = manifest.events.filter { $0.trackId == "TR_VCalice_cam" }.map { "\($0.type)@\($0.atMs)" }
+        #expect(camera == ["track.published@123", "track.unpublished@6123"], "\(camera)")
+        #expect(manifest.tracks.first { $0.id == "TR_VCalice_cam" }?.startOffsetMs == 123)
+
+        try Self.manifest(startedAt: nil, endedAt: Self.zero + 6_000_000_000)
+            .write(to: dir.appendingPathComponent("TR_VCalice_cam.json"), atomically: true, encoding: .utf8)
+        let refused = try CLI.run(["import", "livekit", dir.path, "--out", root.appendingPathComponent("refused").path])
+        #expect(refused.status == 65, "\(refused.stderr)")
+        #expect(refused.stderr.contains("TR_VCalice_cam.json") && refused.stderr.contains("$.started_at"), "\(refused.stderr)")
+    }
+
+    /// People are shown by the names the webhooks give them (`participant.name`), on their tiles and in the
+    /// plan; one the webhooks do not name is shown by their identity.
+    @Test func participantsAreShownByTheirNames() throws {
+        let root = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let dir = try Self.export(in: root)
+        let capture = root.appendingPathComponent("capture")
+        #expect(try CLI.run(["import", "livekit", dir.path, "--out", capture.path]).status == 0)
+        let read = try CaptureFolder(capture).capture()
+        #expect(read.participants.map { "\($0.id)=\($0.name)" } == ["alice=Alice Liddell", "bob=Bob"])
+        let plan = try CLI.run(["plan", capture.path])
+        #expect(plan.status == 0, "\(plan.stderr)")
+        #expect(plan.stdout.contains("Alice Liddell[") && plan.stdout.contains("Bob["), "\(plan.stdout)")
+
+        let log = dir.appendingPathComponent("webhooks.jsonl")
+        try (try String(contentsOf: log, encoding: .utf8)).replacingOccurrences(of: #", "name": "Bob""#, with: "")
+            .write(to: log, atomically: true, encoding: .utf8)
+        let unnamed = root.appendingPathComponent("unnamed")
+        #expect(try CLI.run(["import", "livekit", dir.path, "--out", unnamed.path]).status == 0)
+        #expect(try CaptureFolder(unnamed).capture().participants.map(\.name) == ["Alice Liddell", "bob"])
     }
 }

@@ -6,15 +6,17 @@ import StageMixJSON
 ///
 /// - each track's files (`.webm`, `.mp4`, `.ogg`, `.mkv`) with the JSON LiveKit writes about them:
 ///   a Track Egress manifest (`publisher_identity`, `track_id`, `track_kind`, `track_source`,
-///   `started_at`/`ended_at` in nanoseconds, `files[]` with `filename`, `started_at`, `ended_at`), or
+///   `started_at`/`ended_at` in nanoseconds, once, for the egress; `files[]` with `filename`), or
 ///   an `EgressInfo` (`egress_id`, `room_name`, the `track` request with `track_id`, and
 ///   `file_results[]` with `filename`, `started_at`, `ended_at`, `duration` in nanoseconds);
 /// - optionally the webhook log (`webhooks.jsonl`, or the file given): protojson, one event per line
 ///   (`participant_joined`/`participant_left`, `track_published`/`track_unpublished` with its
-///   `TrackInfo`), camelCase keys, 64-bit integers as strings, enums as names, `createdAt` in seconds.
+///   `TrackInfo`; `participant.name`, the name people are shown by), camelCase keys, 64-bit integers
+///   as strings, enums as names, `createdAt` in seconds.
 ///
 /// Time: session time 0 is the earliest moment known (a file's start, a webhook); each file is placed
-/// by its own `started_at`, to the nanosecond, and its samples follow the contract's rule from there.
+/// by its own `started_at` (a manifest's file by the manifest's), to the nanosecond, and its samples
+/// follow the contract's rule from there.
 /// Joins, leaves and publications come from the webhooks (to the second), refined by the files'
 /// times: a participant has joined by their first file's start and left after their last file's end.
 /// Every participant with a recorded track is on stage while in the room. See docs/import.md.
@@ -81,14 +83,30 @@ public struct LiveKitExport: Sendable {
                 .flatMap { walker.object($0, at: JSONPath.root.key("track")) }
             track = request.flatMap { walker.field($0, "track_id", at: JSONPath.root.key("track"), expected: "the track's sid", JSONConvert.nonEmptyString) }
         }
+        // LiveKit's manifest carries the egress's times once, at its top level (`EgressInfo.started_at`,
+        // which it copies), and its files only a name and a location; an EgressInfo's file results carry
+        // their own. A file's own times win; the document's are its first file's start and a lone file's end.
+        let nanoseconds = "nanoseconds since 1970 (a number or a string of digits)"
+        let egressStart = walker.field(object, "started_at", at: .root, required: false, expected: nanoseconds, Self.nanoseconds)
+        let egressEnd = walker.field(object, "ended_at", at: .root, required: false, expected: nanoseconds, Self.nanoseconds)
         let key = manifest ? "files" : "file_results"
         var out: [Recording] = []
-        for (i, element) in (walker.array(object, key, at: .root, of: manifest ? "files" : "file results", limit: 10_000) ?? []).enumerated() {
+        let files = walker.array(object, key, at: .root, of: manifest ? "files" : "file results", limit: 10_000) ?? []
+        for (i, element) in files.enumerated() {
             let path = JSONPath.root.key(key).index(i)
             guard let file = walker.object(element, at: path), let track else { continue }
             let name = walker.field(file, "filename", at: path, expected: "the file's name", JSONConvert.nonEmptyString)
-            let start = walker.field(file, "started_at", at: path, expected: "nanoseconds since 1970 (a number or a string of digits)", Self.nanoseconds)
-            let end = walker.field(file, "ended_at", at: path, required: false, expected: "nanoseconds since 1970", Self.nanoseconds)
+            let ownStart = walker.field(file, "started_at", at: path, required: false, expected: nanoseconds, Self.nanoseconds)
+            let end = walker.field(file, "ended_at", at: path, required: false, expected: nanoseconds, Self.nanoseconds)
+                ?? (files.count == 1 ? egressEnd : nil)
+            let start = ownStart ?? (i == 0 ? egressStart : nil)
+            if start == nil, file["started_at"] == nil {
+                if i == 0 {
+                    walker.problem(.root.key("started_at"), expected: nanoseconds + ": the egress's start, which places its file", found: "nothing")
+                } else {
+                    walker.problem(path.key("started_at"), expected: nanoseconds + " (the document's own started_at places only its first file)", found: "nothing")
+                }
+            }
             if let name, let start {
                 var recording = template
                 recording.trackId = track
@@ -120,7 +138,9 @@ public struct LiveKitExport: Sendable {
         // What the webhooks say of each track: its publisher, kind, source and simulcast layers.
         var info: [String: LiveKitWebhook.Track] = [:]
         var owner: [String: String] = [:]
-        for event in webhooks {
+        var names: [String: String] = [:]  // by identity: the latest name the webhooks give
+        for event in webhooks.sorted(by: { $0.createdAt < $1.createdAt }) {
+            if let identity = event.identity, let name = event.name, !name.isEmpty { names[identity] = name }
             if let track = event.track {
                 info[track.sid] = track
                 if let identity = event.identity { owner[track.sid] = identity }
@@ -184,7 +204,7 @@ public struct LiveKitExport: Sendable {
         let started = Date(timeIntervalSince1970: Double(zeroNs == Int64.max ? 0 : zeroNs) / 1e9)
         let manifest = CaptureManifest(sessionId: roomName.flatMap { $0.isEmpty ? nil : $0 } ?? directory.lastPathComponent,
                                        startedAt: PlatformDocument.rfc3339(started),
-                                       participants: spans.keys.sorted().map { Participant(id: $0, name: $0) },
+                                       participants: spans.keys.sorted().map { Participant(id: $0, name: names[$0] ?? $0) },
                                        tracks: tracks, events: ordered)
         return ImportedCapture(manifest: manifest, media: media, warnings: warnings, platform: "livekit")
     }

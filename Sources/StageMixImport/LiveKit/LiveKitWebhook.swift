@@ -3,7 +3,7 @@ import StageMixJSON
 
 /// One LiveKit webhook event as a user logged it: protojson, one event per line (camelCase keys,
 /// 64-bit integers as strings, enums as names). Only what an import uses is read: the event's name,
-/// `createdAt` (seconds), the participant's identity, and the `TrackInfo` (sid, type, source, size).
+/// `createdAt` (seconds), the participant's identity and name, and the `TrackInfo` (sid, type, source, size).
 struct LiveKitWebhook {
     struct Track {
         var sid: String
@@ -16,6 +16,8 @@ struct LiveKitWebhook {
     var event: String
     var createdAt: Int64
     var identity: String?
+    /// `participant.name`: what people call the participant (LiveKit's identity is an id, often a user id).
+    var name: String?
     var track: Track?
 
     static func read(_ url: URL) throws -> [LiveKitWebhook] {
@@ -28,6 +30,7 @@ struct LiveKitWebhook {
             let participant = walker.member(object, "participant", at: .root, required: false, expected: "a ParticipantInfo")
                 .flatMap { walker.object($0, at: JSONPath.root.key("participant")) }
             let identity = participant.flatMap { walker.field($0, "identity", at: JSONPath.root.key("participant"), required: false, expected: "a string", JSONConvert.string) }
+            let name = participant.flatMap { walker.field($0, "name", at: JSONPath.root.key("participant"), required: false, expected: "a string", JSONConvert.string) }
             var track: Track?
             if let info = walker.member(object, "track", at: .root, required: false, expected: "a TrackInfo").flatMap({ walker.object($0, at: JSONPath.root.key("track")) }) {
                 let path = JSONPath.root.key("track")
@@ -40,7 +43,7 @@ struct LiveKitWebhook {
                 }
             }
             problems += walker.problems
-            if let event, let created { events.append(LiveKitWebhook(event: event, createdAt: created, identity: identity, track: track)) }
+            if let event, let created { events.append(LiveKitWebhook(event: event, createdAt: created, identity: identity, name: name, track: track)) }
         }
         if !problems.isEmpty { throw ImportError(problems: problems) }
         return events

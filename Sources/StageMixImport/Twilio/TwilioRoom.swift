@@ -16,7 +16,9 @@ import StageMixJSON
 /// writes the time since the room started, so a late joiner's file starts far from zero) is at room
 /// time t + (its `offset` − the smallest `offset` of the room's recordings). Twilio has no stage: every
 /// participant with a recording is on stage (joined `SEND_AND_RECV` and pinned) from when they
-/// joined until they left. Each recording is one track (a republished track is a new recording).
+/// joined until they left. Each recording is one track (a republished track is a new recording), ending
+/// where its media ends; the session ends at the room's `end_time`, or where the last media or participant
+/// ends if that is later (or the room has not said), never at a `duration` rounded to the second.
 /// See docs/import.md.
 public struct TwilioRoom: Sendable {
     public let directory: URL
@@ -137,10 +139,12 @@ public struct TwilioRoom: Sendable {
             } else {
                 warnings.append("recording \(recording.sid) (\(recording.trackName)): no file \(file.lastPathComponent); it is reported as lost media")
             }
-            // Twilio writes the time since the room started as the file's timestamps: its first one places the track.
-            let header = media[recording.path].flatMap { MediaHeader($0, kind: recording.kind == "audio" ? .audio : .video) }
-            let start = recording.offsetMs - origin + max(0, header?.firstMs ?? 0)
-            let end = start + (recording.durationMs ?? max(0, (endMs ?? start) - start))
+            // Twilio writes the time since the room started as the file's timestamps: its first one places the
+            // track, and its last sample's end is where the recording really ends.
+            let header = media[recording.path].flatMap { MediaHeader($0, kind: recording.kind == "audio" ? .audio : .video, readingToEnd: true) }
+            let roomTime = recording.offsetMs - origin
+            let start = roomTime + max(0, header?.firstMs ?? 0)
+            let end = Self.end(startingAt: start, durationMs: recording.durationMs, mediaEnd: header?.endMs.map { roomTime + $0 }, roomEnd: endMs)
             spans[recording.sid] = (start, end)
             lastEnd = max(lastEnd, end)
             bySource[recording.sourceSid, default: []].append(recording.sid)
@@ -183,6 +187,17 @@ public struct TwilioRoom: Sendable {
                              "participant_sid": recording.participantSid])
         }, uniquingKeysWith: { first, _ in first })
         return ImportedCapture(manifest: manifest, media: media, warnings: warnings, platform: "twilio", trackNames: names)
+    }
+
+    /// Where a recording ends: where its media ends, to the millisecond. Twilio's `duration` is whole seconds
+    /// (a 43.5 s recording reads 44), so it decides only where there is no media to read, or where the media
+    /// stops a second or more before it (a track whose media stopped before it was unpublished); and a
+    /// duration never runs past the room's end.
+    static func end(startingAt start: Int, durationMs: Int?, mediaEnd: Int?, roomEnd: Int?) -> Int {
+        var said = durationMs.map { start + $0 } ?? roomEnd ?? mediaEnd ?? start
+        if let roomEnd { said = min(said, max(roomEnd, start)) }
+        guard let mediaEnd = mediaEnd.map({ max($0, start) }) else { return said }
+        return said - mediaEnd >= 1000 ? said : mediaEnd
     }
 
     /// `track-disabled` / `track-enabled` callbacks, ordered by `Timestamp` (not `SequenceNumber`, which

@@ -1,8 +1,9 @@
 import Foundation
 
-/// Renders a timeline, plan and billing as the readable tables `stagemix plan` prints.
+/// Renders a timeline, plan and billing as the readable tables `stagemix plan` prints: people by their
+/// names, tracks by their names where the capture has them (`trackNames`), and ids always whole.
 public enum PlanTextReport {
-    public static func render(_ doc: PlanDocument) -> String {
+    public static func render(_ doc: PlanDocument, trackNames: TrackDisplayNames = TrackDisplayNames()) -> String {
         var out: [String] = []
         let plan = doc.plan
         out.append("Session \(plan.sessionId): \(seconds(plan.durationMs)), layout \(plan.layoutName), "
@@ -13,7 +14,7 @@ public enum PlanTextReport {
         out.append("Stage timeline")
         for segment in doc.timeline.segments {
             let who = segment.onStage.map { p in
-                let tracks = p.tracks.map { "\($0.trackId)\($0.flow == .flowing ? "" : " (\($0.flow.rawValue))")" }
+                let tracks = p.tracks.map { "\(trackNames.name(of: $0.trackId))\($0.flow == .flowing ? "" : " (\($0.flow.rawValue))")" }
                 return "\(p.name)[\(tracks.joined(separator: ", "))]" + (p.notShown.map { " (not shown: \($0))" } ?? "")
             }
             out.append("  \(range(segment.startMs, segment.endMs))  \(who.isEmpty ? "(nobody on stage)" : who.joined(separator: "  "))")
@@ -47,26 +48,35 @@ public enum PlanTextReport {
                 let r = tile.rect
                 var what = tile.show.rawValue
                 if let layer = tile.layer {
-                    what += " \(tile.trackId ?? "") \(layer.quality.rawValue) \(layer.width)x\(layer.height)"
+                    what += " \(tile.trackId.map(trackNames.name(of:)) ?? "") \(layer.quality.rawValue) \(layer.width)x\(layer.height)"
                         + " for \(layer.neededWidth)x\(layer.neededHeight)"
                 }
                 if let reason = tile.placeholderReason { what += " (\(reason))" }
                 out.append("    \(tile.region) z\(tile.z) \(r.width)x\(r.height)+\(r.x)+\(r.y) \(tile.fit.rawValue)  \(tile.name): \(what)")
             }
-            let audio = interval.audio.map { $0.trackId + ($0.muted ? " (muted)" : "") }
+            let audio = interval.audio.map { trackNames.name(of: $0.trackId) + ($0.muted ? " (muted)" : "") }
             out.append("    audio: \(audio.isEmpty ? "none" : audio.joined(separator: ", "))")
         }
 
         let billing = doc.billing
         out.append("")
         out.append("Billing: output \(billing.outputWidth)x\(billing.outputHeight) (\(billing.outputTier)), peak \(billing.peakPixels) px")
+        let tierWidth = max(10, (billing.minutesPerTier.map(\.tier.count).max() ?? 0) + 2)
         for entry in billing.minutesPerTier {
-            out.append("  " + entry.tier.padding(toLength: 10, withPad: " ", startingAt: 0) + "\(entry.minutes) min")
+            out.append("  " + entry.tier.padding(toLength: tierWidth, withPad: " ", startingAt: 0) + "\(entry.minutes) min")
         }
-        out.append("  track                      subscribed s   pixel-seconds")
-        for t in billing.tracks {
-            out.append("  " + t.trackId.padding(toLength: 26, withPad: " ", startingAt: 0)
-                + String(format: " %12.3f   %.0f", t.subscribedSeconds, t.pixelSeconds))
+        // Each track by its name and its whole id (by its id alone when it has no other name), in columns as
+        // wide as their longest entry: an id is never cut.
+        let named = billing.tracks.contains { trackNames.name(of: $0.trackId) != $0.trackId }
+        let header = named ? ["track", "id"] : ["track"]
+        let rows = billing.tracks.map { named ? [trackNames.name(of: $0.trackId), $0.trackId] : [$0.trackId] }
+        let widths = header.indices.map { i in ([header] + rows).map { $0[i].count }.max() ?? 0 }
+        func cells(_ row: [String]) -> String {
+            zip(row, widths).map { $0.padding(toLength: $1 + 1, withPad: " ", startingAt: 0) }.joined(separator: " ")
+        }
+        out.append("  " + cells(header) + "subscribed s   pixel-seconds")
+        for (t, row) in zip(billing.tracks, rows) {
+            out.append("  " + cells(row) + String(format: "%12.3f   %.0f", t.subscribedSeconds, t.pixelSeconds))
         }
         if let cost = billing.cost, let currency = billing.currency {
             out.append(String(format: "  cost: %.4f %@", cost, currency))
