@@ -17,11 +17,12 @@ struct CommandLineTests {
 
     struct Run { var status: Int32; var stdout: String; var stderr: String }
 
-    static func run(_ arguments: [String], environment: [String: String]? = nil) throws -> Run {
+    static func run(_ arguments: [String], environment: [String: String]? = nil, in directory: URL? = nil) throws -> Run {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         if let environment { process.environment = environment }
+        if let directory { process.currentDirectoryURL = directory }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

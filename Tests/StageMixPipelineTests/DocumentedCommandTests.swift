@@ -135,18 +135,6 @@ struct DocumentedCommandTests {
     }
 
     static func run(_ arguments: [String], in directory: URL, environment: [String: String]) throws -> CommandLineTests.Run {
-        let process = Process()
-        process.executableURL = CommandLineTests.executable
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        process.environment = environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return CommandLineTests.Run(status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
-                                    stderr: String(decoding: e, as: UTF8.self))
+        try CommandLineTests.run(arguments, environment: environment, in: directory)
     }
 }

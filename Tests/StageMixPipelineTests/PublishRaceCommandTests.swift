@@ -75,28 +75,35 @@ struct PublishRaceCommandTests {
     }
 
     @Test func inABucketOneRunPublishesAWholeOutputAndTheOtherTouchesNothing() throws {
+        try Self.withStore { moto in
+            let environment = moto.environment()
+            let first = try Self.start(["compose", "s3://captures/panel", "--out", "s3://vod/race2"] + Self.slow, environment: environment)
+            Self.waitFor { (try? moto.objects(bucket: "vod", prefix: "race2").keys.contains(".stagemix-partial")) == true }
+            kill(first.0.processIdentifier, SIGSTOP)
+            let second = try CLI.run(["compose", "s3://captures/panel", "--out", "s3://vod/race2", "--layout", "sidebar", "--preset", "ultrafast"],
+                                     environment: environment)
+            #expect(second.status == 75, "\(second.stderr)")
+            #expect(second.stderr.contains("another StageMix run is writing an output there (pid \(first.0.processIdentifier) on "), "\(second.stderr)")
+            kill(first.0.processIdentifier, SIGCONT)
+            let done = Self.finish(first)
+            #expect(done.status == 0, "\(done.stderr)")
+            let objects = try moto.objects(bucket: "vod", prefix: "race2")
+            try Self.expectWhole(objects, marker: try moto.object(bucket: "vod", key: "race2/.stagemix-output"),
+                                 playlist: String(decoding: try moto.object(bucket: "vod", key: "race2/hls/index.m3u8"), as: UTF8.self))
+            #expect(!String(decoding: try moto.object(bucket: "vod", key: "race2/plan.json"), as: UTF8.self).contains("\"sidebar\""))
+            #expect(try moto.openMultipartUploads(bucket: "vod") == 0)
+        }
+    }
+
+    /// Runs `body` with moto's S3 server holding the 3 s capture at `s3://captures/panel` and an empty bucket `vod`.
+    static func withStore(_ body: (MotoServer) throws -> Void) throws {
         let moto = try MotoServer()
         defer { moto.stop() }
         let root = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
         _ = try ObjectStorageCommandTests.capture(in: root, uploadedTo: moto, prefix: "panel")
         _ = try moto.boto3(#"s3.create_bucket(Bucket="vod")"#)
-        let environment = moto.environment()
-        let first = try Self.start(["compose", "s3://captures/panel", "--out", "s3://vod/race2"] + Self.slow, environment: environment)
-        Self.waitFor { (try? moto.objects(bucket: "vod", prefix: "race2").keys.contains(".stagemix-partial")) == true }
-        kill(first.0.processIdentifier, SIGSTOP)
-        let second = try CLI.run(["compose", "s3://captures/panel", "--out", "s3://vod/race2", "--layout", "sidebar", "--preset", "ultrafast"],
-                                 environment: environment)
-        #expect(second.status == 75, "\(second.stderr)")
-        #expect(second.stderr.contains("another StageMix run is writing an output there (pid \(first.0.processIdentifier) on "), "\(second.stderr)")
-        kill(first.0.processIdentifier, SIGCONT)
-        let done = Self.finish(first)
-        #expect(done.status == 0, "\(done.stderr)")
-        let objects = try moto.objects(bucket: "vod", prefix: "race2")
-        try Self.expectWhole(objects, marker: try moto.object(bucket: "vod", key: "race2/.stagemix-output"),
-                             playlist: String(decoding: try moto.object(bucket: "vod", key: "race2/hls/index.m3u8"), as: UTF8.self))
-        #expect(!String(decoding: try moto.object(bucket: "vod", key: "race2/plan.json"), as: UTF8.self).contains("\"sidebar\""))
-        #expect(try moto.openMultipartUploads(bucket: "vod") == 0)
+        try body(moto)
     }
 
     /// A note as another machine's run writes it, `heartbeat` seconds ago.
@@ -117,54 +124,46 @@ struct PublishRaceCommandTests {
     }
 
     @Test func anotherMachinesLiveNoteIsLeftAloneAndADeadOnesIsTakenOver() throws {
-        let moto = try MotoServer()
-        defer { moto.stop() }
-        let root = try CLI.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: root) }
-        _ = try ObjectStorageCommandTests.capture(in: root, uploadedTo: moto, prefix: "panel")
-        _ = try moto.boto3(#"s3.create_bucket(Bucket="vod")"#)
-        let environment = moto.environment()
-        let fast = ["--preset", "ultrafast", "--resolution", "320x180", "--fps", "10"]
+        try Self.withStore { moto in
+            let environment = moto.environment()
+            let fast = ["--preset", "ultrafast", "--resolution", "320x180", "--fps", "10"]
 
-        // Renewed 5 s ago by a run on another machine: it is writing.
-        try Self.put(moto, "held/.stagemix-partial", Self.note(heartbeatSecondsAgo: 5))
-        try Self.put(moto, "held/hls/segment_00000.ts", "theirs")
-        let before = try moto.objects(bucket: "vod", prefix: "held")
-        let refused = try CLI.run(["compose", "s3://captures/panel", "--out", "s3://vod/held"] + fast, environment: environment)
-        #expect(refused.status == 75, "\(refused.stderr)")
-        #expect(refused.stderr.contains("another StageMix run is writing an output there (pid 4242 on render-7"), "\(refused.stderr)")
-        #expect(try moto.objects(bucket: "vod", prefix: "held") == before, "nothing under the prefix changed")
+            // Renewed 5 s ago by a run on another machine: it is writing.
+            try Self.put(moto, "held/.stagemix-partial", Self.note(heartbeatSecondsAgo: 5))
+            try Self.put(moto, "held/hls/segment_00000.ts", "theirs")
+            let before = try moto.objects(bucket: "vod", prefix: "held")
+            let refused = try CLI.run(["compose", "s3://captures/panel", "--out", "s3://vod/held"] + fast, environment: environment)
+            #expect(refused.status == 75, "\(refused.stderr)")
+            #expect(refused.stderr.contains("another StageMix run is writing an output there (pid 4242 on render-7"), "\(refused.stderr)")
+            #expect(try moto.objects(bucket: "vod", prefix: "held") == before, "nothing under the prefix changed")
 
-        // Not renewed for five minutes: that run is dead, and what it left is replaced.
-        try Self.put(moto, "held/.stagemix-partial", Self.note(heartbeatSecondsAgo: 300))
-        let taken = try CLI.run(["compose", "s3://captures/panel", "--out", "s3://vod/held"] + fast, environment: environment)
-        #expect(taken.status == 0, "\(taken.stderr)")
-        let objects = try moto.objects(bucket: "vod", prefix: "held")
-        try Self.expectWhole(objects, marker: try moto.object(bucket: "vod", key: "held/.stagemix-output"),
-                             playlist: String(decoding: try moto.object(bucket: "vod", key: "held/hls/index.m3u8"), as: UTF8.self))
-        #expect(objects["hls/segment_00000.ts"] != before["hls/segment_00000.ts"])
+            // Not renewed for five minutes: that run is dead, and what it left is replaced.
+            try Self.put(moto, "held/.stagemix-partial", Self.note(heartbeatSecondsAgo: 300))
+            let taken = try CLI.run(["compose", "s3://captures/panel", "--out", "s3://vod/held"] + fast, environment: environment)
+            #expect(taken.status == 0, "\(taken.stderr)")
+            let objects = try moto.objects(bucket: "vod", prefix: "held")
+            try Self.expectWhole(objects, marker: try moto.object(bucket: "vod", key: "held/.stagemix-output"),
+                                 playlist: String(decoding: try moto.object(bucket: "vod", key: "held/hls/index.m3u8"), as: UTF8.self))
+            #expect(objects["hls/segment_00000.ts"] != before["hls/segment_00000.ts"])
+        }
     }
 
     @Test func aRunWhoseNoteWasTakenWritesAndDeletesNothingMore() throws {
-        let moto = try MotoServer()
-        defer { moto.stop() }
-        let root = try CLI.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: root) }
-        _ = try ObjectStorageCommandTests.capture(in: root, uploadedTo: moto, prefix: "panel")
-        _ = try moto.boto3(#"s3.create_bucket(Bucket="vod")"#)
-        let run = try Self.start(["compose", "s3://captures/panel", "--out", "s3://vod/taken"] + Self.slow, environment: moto.environment())
-        Self.waitFor { (try? moto.objects(bucket: "vod", prefix: "taken").keys.contains(".stagemix-partial")) == true }
-        // The run stalls (SIGSTOP, a frozen machine) and another machine, deciding it was dead, takes the prefix.
-        kill(run.0.processIdentifier, SIGSTOP)
-        let theirs = Self.note(heartbeatSecondsAgo: 0, pid: 777)
-        try Self.put(moto, "taken/.stagemix-partial", theirs)
-        kill(run.0.processIdentifier, SIGCONT)
-        let ended = Self.finish(run)
-        #expect(ended.status == 75, "\(ended.stderr)")
-        #expect(ended.stderr.contains("another StageMix run took this prefix over"), "\(ended.stderr)")
-        let left = try moto.objects(bucket: "vod", prefix: "taken")
-        #expect(left[".stagemix-output"] == nil, "no marker vouches for a prefix another run holds")
-        #expect(String(decoding: try moto.object(bucket: "vod", key: "taken/.stagemix-partial"), as: UTF8.self).contains("\"pid\": 777"),
-                "the other run's note is as it wrote it")
+        try Self.withStore { moto in
+            let run = try Self.start(["compose", "s3://captures/panel", "--out", "s3://vod/taken"] + Self.slow, environment: moto.environment())
+            Self.waitFor { (try? moto.objects(bucket: "vod", prefix: "taken").keys.contains(".stagemix-partial")) == true }
+            // The run stalls (SIGSTOP, a frozen machine) and another machine, deciding it was dead, takes the prefix.
+            kill(run.0.processIdentifier, SIGSTOP)
+            let theirs = Self.note(heartbeatSecondsAgo: 0, pid: 777)
+            try Self.put(moto, "taken/.stagemix-partial", theirs)
+            kill(run.0.processIdentifier, SIGCONT)
+            let ended = Self.finish(run)
+            #expect(ended.status == 75, "\(ended.stderr)")
+            #expect(ended.stderr.contains("another StageMix run took this prefix over"), "\(ended.stderr)")
+            let left = try moto.objects(bucket: "vod", prefix: "taken")
+            #expect(left[".stagemix-output"] == nil, "no marker vouches for a prefix another run holds")
+            #expect(String(decoding: try moto.object(bucket: "vod", key: "taken/.stagemix-partial"), as: UTF8.self).contains("\"pid\": 777"),
+                    "the other run's note is as it wrote it")
+        }
     }
 }
