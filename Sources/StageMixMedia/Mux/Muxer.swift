@@ -71,6 +71,25 @@ public final class Muxer: @unchecked Sendable {
         return try addStream(parameters: par, timeBase: Rational(1, Int32(MediaTime.sampleRate)))
     }
 
+    /// Adds a video stream for already-encoded packets of `codec`, `width`x`height` as the container's
+    /// nominal size, timestamps in `timeBase`. No extradata: VP8/VP9 need none, H.264 goes in-band (Annex B).
+    public func addVideoStream(codec: VideoCodecID, width: Int, height: Int, timeBase: Rational) throws(MediaError) -> Int {
+        guard width > 0, height > 0, width <= 65535, height <= 65535 else {
+            throw MediaError(.invalidArgument, "\(location): video stream of \(width)x\(height)")
+        }
+        guard let par = avcodec_parameters_alloc() else { throw .outOfMemory("codec parameters") }
+        defer {
+            var p: UnsafeMutablePointer<AVCodecParameters>? = par
+            avcodec_parameters_free(&p)
+        }
+        par.pointee.codec_type = AVMEDIA_TYPE_VIDEO
+        par.pointee.codec_id = codec.av
+        par.pointee.width = Int32(width)
+        par.pointee.height = Int32(height)
+        par.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+        return try addStream(parameters: par, timeBase: timeBase)
+    }
+
     /// Adds a stream with the same codec parameters as a demuxed one (remuxing), its packets in
     /// `timeBase` (the demuxed stream's when nil).
     public func addStream(copying stream: StreamInfo, timeBase: Rational? = nil) throws(MediaError) -> Int {
