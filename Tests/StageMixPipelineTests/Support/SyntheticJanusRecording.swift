@@ -120,6 +120,25 @@ enum SyntheticJanusRecording {
         return a
     }
 
+    /// Inserts a padding-only packet after each packet `after` picks, and renumbers every packet so the
+    /// padding takes sequence numbers of its own, as a sender's bandwidth probes do.
+    static func insertingPadding(_ packets: [SyntheticRTP], after: (Int) -> Bool) -> [SyntheticRTP] {
+        var out: [SyntheticRTP] = []
+        var seq = packets.first?.sequenceNumber ?? 1
+        for (i, p) in packets.enumerated() {
+            var p = p
+            p.sequenceNumber = seq
+            seq &+= 1
+            out.append(p)
+            if after(i) {
+                out.append(SyntheticRTP(sequenceNumber: seq, timestamp: p.timestamp, ssrc: p.ssrc, payload: [], arrivalMs: p.arrivalMs,
+                                        payloadType: p.payloadType, padding: 200))
+                seq &+= 1
+            }
+        }
+        return out
+    }
+
     // MARK: Packetizers
 
     /// VP8 (RFC 7741): X=1 with a 15-bit picture id, S and partition 0 on the first packet, marker on the last.
