@@ -12,7 +12,7 @@ extension StageMix {
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Import another platform's per-track recordings as a capture (see docs/import.md).",
-            subcommands: [Twilio.self, LiveKit.self])
+            subcommands: [Twilio.self, LiveKit.self, Janus.self])
     }
 }
 
@@ -30,9 +30,24 @@ struct ImportTarget: ParsableArguments {
     /// Writes `imported` as a capture at `--out`, staged and published whole, and prints its warnings.
     func write(_ imported: ImportedCapture) throws {
         for warning in imported.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
+        try publish { _ in imported }
+    }
+
+    /// The same for an import that makes its media (Janus's recordings converted): `build` writes them
+    /// into the staging folder and returns the capture they make; its warnings are printed after.
+    func write(making build: (URL) throws -> ImportedCapture) throws {
+        let imported = try publish(build)
+        for warning in imported.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
+    }
+
+    @discardableResult
+    private func publish(_ build: (URL) throws -> ImportedCapture) throws -> ImportedCapture {
+        let imported: ImportedCapture
         do {
-            try OutputDestination(parsing: out).publisher(overwrite: overwrite).publishStaged { staging in
+            imported = try OutputDestination(parsing: out).publisher(overwrite: overwrite).publishStaged { staging in
+                let imported = try build(staging)
                 try imported.write(into: staging, copyMedia: copyMedia)
+                return imported
             }
         } catch let error as OutputRefusal {
             throw BadInput(error)
@@ -45,6 +60,7 @@ struct ImportTarget: ParsableArguments {
         print("imported \(imported.platform) \(manifest.sessionId) to \(out): \(manifest.participants.count) participants, "
               + "\(manifest.tracks.count) tracks, \(String(format: "%.1f", Double(manifest.events.last?.atMs ?? 0) / 1000)) s"
               + (imported.warnings.isEmpty ? "" : ", \(imported.warnings.count) warning\(imported.warnings.count == 1 ? "" : "s")"))
+        return imported
     }
 }
 

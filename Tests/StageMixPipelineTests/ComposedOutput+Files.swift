@@ -1,0 +1,41 @@
+import Foundation
+import StageMixMedia
+import Testing
+
+extension ComposedOutput {
+    /// Every picture of a media file's first video stream, by its presentation time in the file.
+    static func decodeVideo(_ file: URL) throws -> [(time: Double, frame: VideoFrame)] {
+        let demuxer = try Demuxer(url: file)
+        let stream = try #require(demuxer.firstStream(ofType: .video))
+        let decoder = try VideoDecoder(stream: stream)
+        var frames: [(Double, VideoFrame)] = []
+        func take() throws { while case .frame(let f) = try decoder.receive() { frames.append((f.seconds ?? 0, f)) } }
+        while let packet = try demuxer.readPacket() {
+            guard packet.streamIndex == stream.index else { continue }
+            try decoder.send(packet)
+            try take()
+        }
+        try decoder.send(nil)
+        try take()
+        return frames.sorted { $0.0 < $1.0 }
+    }
+
+    /// A media file's first audio stream decoded (first channel), from its first packet's time (returned).
+    static func decodeAudio(_ file: URL) throws -> (samples: [Float], rate: Int, start: Double) {
+        let demuxer = try Demuxer(url: file)
+        let stream = try #require(demuxer.firstStream(ofType: .audio))
+        let decoder = try AudioDecoder(stream: stream)
+        var samples: [Float] = []
+        var start: Double?
+        func take() throws { while case .frame(let s) = try decoder.receive() { samples += s.channel(at: 0) } }
+        while let packet = try demuxer.readPacket() {
+            guard packet.streamIndex == stream.index else { continue }
+            if start == nil { start = packet.ptsSeconds }
+            try decoder.send(packet)
+            try take()
+        }
+        try decoder.send(nil)
+        try take()
+        return (samples, stream.sampleRate, start ?? 0)
+    }
+}
