@@ -41,6 +41,8 @@ let package = Package(
         .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg",
                        providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libswresample-dev", "libavutil-dev"])]),
         .systemLibrary(name: "COpus", path: "Sources/COpus", providers: [.apt(["libopus-dev"])]),
+        // zlib, for the gzip bodies Janus's event handler posts; behind StageMixService's GzipBody only.
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CEbur128", path: "Sources/CEbur128", providers: [.apt(["libebur128-dev"])]),
         // FreeType, for name labels and placeholder names; also behind StageMixMedia only.
         .systemLibrary(name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2",
@@ -107,7 +109,7 @@ let package = Package(
         // The HTTP API over the queue: auth, compositions, plans, the webhook outbox and its delivery.
         .target(name: "StageMixService", dependencies: [
             "StageMixReportPage",
-            "StageMixQueue", "StageMixOptions", "StageMixCapture", "StageMixPlan", "StageMixLayout", "StageMixPipeline", "StageMixPublishing", "StageMixStorage", "StageMixTime",
+            "StageMixQueue", "StageMixOptions", "StageMixCapture", "StageMixPlan", "StageMixLayout", "StageMixPipeline", "StageMixPublishing", "StageMixStorage", "StageMixTime", "StageMixJSON", "StageMixImport", "CZlib",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "JWTKit", package: "jwt-kit"),
             .product(name: "Crypto", package: "swift-crypto"),

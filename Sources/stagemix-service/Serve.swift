@@ -41,6 +41,15 @@ extension StageMix {
         @Option(name: .customLong("shutdown-grace"),
                 help: "Seconds the jobs in hand may go on after SIGTERM or SIGINT before they are stopped and released for another worker.")
         var shutdownGrace: Double = 30
+        @Option(name: .customLong("janus-recordings"),
+                help: "Janus's rec_dir as this machine sees it: takes Janus's event handler at POST /v1/janus/events and composes each room that ends (docs/import.md).")
+        var janusRecordings: String?
+        @Option(name: .customLong("janus-callback-url"), help: "Where the webhooks of the Janus rooms' compositions go (default: none).")
+        var janusCallbackURL: String?
+        @Option(name: .customLong("janus-idle-seconds"), help: "Seconds a Janus room stays open after its last publisher stopped.")
+        var janusIdleSeconds: Double = 60
+        /// For tests: a capture folder copied as what the importer makes of each room.
+        @Option(name: .customLong("janus-import-stand-in"), help: .hidden) var janusImportStandIn: String?
         @Option(name: .customLong("lease-seconds"), help: .hidden) var leaseSeconds: Double = 30
         @Option(name: .customLong("heartbeat-seconds"), help: .hidden) var heartbeatSeconds: Double = 5
         /// For tests: a stand-in for `stagemix compose`, split on spaces.
@@ -69,6 +78,16 @@ extension StageMix {
             if !(1...100).contains(maxAttempts) { throw ValidationError("--max-attempts must be between 1 and 100") }
             if !(webhookRetryBase > 0 && webhookRetryBase <= 3600) { throw ValidationError("--webhook-retry-base must be between 0 and 3600 seconds") }
             if !(0...3600).contains(shutdownGrace) { throw ValidationError("--shutdown-grace must be between 0 and 3600 seconds") }
+            if !(janusIdleSeconds >= 0 && janusIdleSeconds <= 86400) { throw ValidationError("--janus-idle-seconds must be between 0 and 86400") }
+            if janusRecordings == nil && (janusCallbackURL != nil || janusImportStandIn != nil) {
+                throw ValidationError("--janus-callback-url and --janus-import-stand-in need --janus-recordings")
+            }
+            if let janusRecordings {
+                var isFolder: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: janusRecordings, isDirectory: &isFolder), isFolder.boolValue else {
+                    throw ValidationError("--janus-recordings \(janusRecordings): no such folder")
+                }
+            }
             if heartbeatSeconds <= 0 || leaseSeconds <= heartbeatSeconds {
                 throw ValidationError("--lease-seconds must be longer than --heartbeat-seconds")
             }
@@ -84,7 +103,11 @@ extension StageMix {
                 workers: workers, outputRoot: outputRoot, inputsRoot: inputsRoot, publicURL: publicURL, allowPrivateCallbacks: allowPrivateCallbacks,
                 maxAttempts: maxAttempts,
                 webhookRetry: WebhookRetry(baseSeconds: webhookRetryBase),
-                worker: worker)
+                worker: worker,
+                janus: janusRecordings.map {
+                    JanusConfiguration(recordings: URL(fileURLWithPath: $0).standardizedFileURL, callbackURL: janusCallbackURL,
+                                       idleSeconds: janusIdleSeconds, importStandIn: janusImportStandIn.map { URL(fileURLWithPath: $0) })
+                })
             do {
                 try await StageMixServer.run(configuration)
             } catch let error as ServiceSetupError {

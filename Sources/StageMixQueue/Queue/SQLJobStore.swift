@@ -56,7 +56,7 @@ enum JobSQL {
             """,
             "CREATE UNIQUE INDEX IF NOT EXISTS stagemix_jobs_active_spec ON stagemix_jobs (dedupe_key) WHERE state IN (\(activeStates))",
             "CREATE INDEX IF NOT EXISTS stagemix_jobs_runnable ON stagemix_jobs (state, run_after)",
-        ] + CompositionSQL.createStatements(real: real, integer: integer)
+        ] + CompositionSQL.createStatements(real: real, integer: integer) + JanusSQL.createStatements(real: real, integer: integer)
     }
 
     /// Columns added after the tables were first made, each nullable: a database made by an earlier

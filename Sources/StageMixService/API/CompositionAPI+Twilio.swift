@@ -62,7 +62,7 @@ extension CompositionAPI {
             let field = problem.detail.contains("$.Resolution") ? "Resolution" : problem.field == "capture" ? "RoomSid" : "VideoLayout"
             throw Problem.invalid(field, problem.invalidParams?.first?.reason ?? problem.detail)
         }
-        guard case .created(let composition, let job) = try await enqueue(parsed.request, caller: caller, context: context,
+        guard case .created(let composition, let job) = try await enqueue(parsed.request, caller: caller, logger: context.logger,
                                                                           twilio: parsed.parameters) else {
             throw Problem.unavailable("the composition could not be made; try again")
         }

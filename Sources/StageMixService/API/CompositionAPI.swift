@@ -136,7 +136,7 @@ public struct CompositionAPI: Sendable {
         let caller = try await caller(request, needs: .compose)
         let (parsed, _) = try await plannedRequest(request)
         let now = Date().timeIntervalSince1970
-        switch try await enqueue(parsed, caller: caller, context: context) {
+        switch try await enqueue(parsed, caller: caller, logger: context.logger) {
         case .created(let composition, let job):
             return APIResponse.json(CompositionView(composition, job: job, now: now), status: .created,
                                     headers: [.location: "/v1/compositions/\(composition.id)"])
@@ -154,7 +154,7 @@ public struct CompositionAPI: Sendable {
     /// (content-addressed, so the same document asked for twice is one file), then the composition and
     /// its job are made, or the earlier one the same request made is found. A Twilio-shaped request has
     /// no idempotency: each makes a composition of its own, as Twilio's does.
-    func enqueue(_ parsed: CompositionRequest, caller: Caller, context: BasicRequestContext,
+    func enqueue(_ parsed: CompositionRequest, caller: Caller, logger: Logger,
                  twilio: TwilioParameters? = nil) async throws -> CompositionCreation {
         for document in parsed.inline { try tables.keep(document.data, at: document.path, field: document.field) }
         let requestKey = twilio == nil ? parsed.requestKey(apiKey: caller.apiKey) : SHA256Digest.hex(of: Data(UUID().uuidString.utf8))
@@ -170,7 +170,7 @@ public struct CompositionAPI: Sendable {
             throw Problem.unavailable("the queue refused the composition: \(error)")
         }
         if case .created(let composition, _) = outcome {
-            var logger = context.logger
+            var logger = logger
             logger[metadataKey: "composition"] = "\(composition.id)"
             logger.info("composition queued", metadata: ["capture": "\(composition.capture)", "apiKey": "\(caller.apiKey)"])
         }

@@ -747,6 +747,67 @@ public enum OpenAPIDocument {
           }
         }
       }
+    },
+    "/v1/janus/events": {
+      "post": {
+        "operationId": "postJanusEvents",
+        "summary": "Janus's event handler (janus.eventhandler.sampleevh) posting its events: one event or an array of them, optionally with Content-Encoding: gzip (at most 16 MiB inflated). Its backend_user and backend_pwd are an API key and its secret, the owner of the rooms' compositions. The VideoRoom's events, and the hangup and media events of its publishers' handles, are kept before the answer; a retransmitted event counts once. Answers 404 unless the service runs with --janus-recordings (docs/import.md).",
+        "security": [
+          {
+            "apiKeyBasic": []
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "oneOf": [
+                  {
+                    "$ref": "#/components/schemas/JanusEvent"
+                  },
+                  {
+                    "type": "array",
+                    "items": {
+                      "$ref": "#/components/schemas/JanusEvent"
+                    }
+                  }
+                ]
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "What the body came to",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/JanusIntake"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/Problem"
+          },
+          "401": {
+            "$ref": "#/components/responses/Problem"
+          },
+          "404": {
+            "$ref": "#/components/responses/Problem"
+          },
+          "413": {
+            "$ref": "#/components/responses/Problem"
+          },
+          "415": {
+            "$ref": "#/components/responses/Problem"
+          },
+          "503": {
+            "$ref": "#/components/responses/Problem"
+          }
+        }
+      }
     }
   },
   "components": {
@@ -1445,6 +1506,82 @@ public enum OpenAPIDocument {
                 "type": "string"
               }
             }
+          }
+        }
+      },
+      "JanusEvent": {
+        "type": "object",
+        "description": "One event as Janus's sample event handler posts it; only VideoRoom events (type 64) and a handle's hangup (type 16) and media (type 32) events are kept, others are counted as dropped.",
+        "required": [
+          "type",
+          "event"
+        ],
+        "properties": {
+          "emitter": {
+            "type": "string"
+          },
+          "type": {
+            "type": "integer"
+          },
+          "subtype": {
+            "type": "integer"
+          },
+          "timestamp": {
+            "type": "integer",
+            "description": "microseconds of real time"
+          },
+          "session_id": {
+            "oneOf": [
+              {
+                "type": "integer"
+              },
+              {
+                "type": "string"
+              }
+            ]
+          },
+          "handle_id": {
+            "oneOf": [
+              {
+                "type": "integer"
+              },
+              {
+                "type": "string"
+              }
+            ]
+          },
+          "opaque_id": {
+            "type": "string"
+          },
+          "event": {
+            "type": "object"
+          }
+        }
+      },
+      "JanusIntake": {
+        "type": "object",
+        "required": [
+          "kept",
+          "duplicates",
+          "unmatched",
+          "dropped"
+        ],
+        "properties": {
+          "kept": {
+            "type": "integer",
+            "description": "events kept for their room"
+          },
+          "duplicates": {
+            "type": "integer",
+            "description": "events kept before (retransmissions)"
+          },
+          "unmatched": {
+            "type": "integer",
+            "description": "events of no room in progress"
+          },
+          "dropped": {
+            "type": "integer",
+            "description": "values no room keeps (other kinds of event)"
           }
         }
       }

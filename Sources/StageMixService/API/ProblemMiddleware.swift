@@ -54,6 +54,7 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         case ["v1", "compositions"]: return ["GET", "POST"]
         case let p where p.count == 3 && p[0] == "v1" && p[1] == "compositions" && !p[2].isEmpty: return ["GET", "DELETE"]
         case ["v1", "plans"]: return ["POST"]
+        case ["v1", "janus", "events"]: return ["POST"]
         case let p where p.count == 4 && p[0] == "v1" && p[1] == "compositions" && p[3] == "report": return ["GET"]
         case ["v1", "Compositions"]: return ["GET", "POST"]
         case let p where p.count == 3 && p[0] == "v1" && p[1] == "Compositions" && !p[2].isEmpty: return ["GET", "DELETE"]

@@ -12,6 +12,15 @@ extension TokenVerifier {
             }
             return try await caller(authorization: authorization, now: now)
         }
+        return try basicCaller(authorization: authorization)
+    }
+
+    /// The caller of a route that takes only HTTP Basic with an API key and its secret (Janus's event
+    /// handler, which can send nothing else): every grant, as the secret itself is the credential.
+    public func basicCaller(authorization: String?) throws(Problem) -> Caller {
+        guard let authorization, authorization.lowercased().hasPrefix("basic ") else {
+            throw Self.unauthorized("send HTTP Basic with an API key and its secret (Janus: backend_user and backend_pwd)")
+        }
         let encoded = authorization.dropFirst("basic ".count).trimmingCharacters(in: .whitespaces)
         guard encoded.utf8.count <= 1024, let data = Data(base64Encoded: encoded),
               let text = String(data: data, encoding: .utf8), let colon = text.firstIndex(of: ":") else {

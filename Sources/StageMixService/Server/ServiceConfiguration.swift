@@ -25,11 +25,13 @@ public struct ServiceConfiguration: Sendable {
     public var webhookRetry: WebhookRetry
     public var worker: WorkerConfiguration
     public var queueOptions: QueueOptions
+    /// Janus's event handler as a client, and its rooms composed when they end; nil: off.
+    public var janus: JanusConfiguration?
 
     public init(host: String, port: Int, queue: QueueURL, captureRoots: [String], allowStorage: [String] = [], keysPath: String, workers: Int,
                 outputRoot: String, inputsRoot: String? = nil, publicURL: String? = nil, allowPrivateCallbacks: Bool, maxAttempts: Int = 3,
                 webhookRetry: WebhookRetry = WebhookRetry(), worker: WorkerConfiguration = WorkerConfiguration(),
-                queueOptions: QueueOptions = QueueOptions()) {
+                queueOptions: QueueOptions = QueueOptions(), janus: JanusConfiguration? = nil) {
         self.host = host
         self.port = port
         self.queue = queue
@@ -45,5 +47,6 @@ public struct ServiceConfiguration: Sendable {
         self.webhookRetry = webhookRetry
         self.worker = worker
         self.queueOptions = queueOptions
+        self.janus = janus
     }
 }

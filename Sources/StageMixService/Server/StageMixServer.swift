@@ -46,6 +46,17 @@ public enum StageMixServer {
             WebhookDispatcher(store: store, keys: keys, policy: policy, schedule: configuration.webhookRetry,
                               logger: Logger(label: "stagemix.webhooks")),
         ]
+        if var janus = configuration.janus {
+            if let callback = janus.callbackURL {
+                do throws(Problem) {
+                    janus.callbackURL = try policy.checkForm(callback, field: "--janus-callback-url").absoluteString
+                } catch {
+                    throw ServiceSetupError(error.detail)
+                }
+            }
+            services.append(JanusRoomEnding(store: store, api: api, configuration: janus, inputs: outputRoot.inputs,
+                                            logger: Logger(label: "stagemix.janus")))
+        }
         if configuration.workers > 0 {
             var worker = configuration.worker
             worker.concurrency = configuration.workers
@@ -66,8 +77,10 @@ public enum StageMixServer {
         defer { hangup.cancel() }
 
         let host = configuration.host
+        let router = api.router()
+        JanusEventsRoute(store: store, verifier: TokenVerifier(keys: keys), enabled: configuration.janus != nil).add(to: router)
         let app = Application(
-            router: api.router(),
+            router: router,
             configuration: .init(address: .hostname(host, port: configuration.port), serverName: "StageMix"),
             services: services,
             onServerRunning: { channel in

@@ -1,0 +1,12 @@
+import Foundation
+import StageMixImport
+
+extension JanusCaptureImports {
+    /// The room's recordings through Janus's importer (`stagemix import janus`): the recordings
+    /// converted into the staging folder, then the capture they make written beside them.
+    static let recordings: JanusCaptureImport = { recordings, staging in
+        let capture = try JanusImport(directory: recordings.directory, events: recordings.events,
+                                      room: recordings.room, stage: nil).write(into: staging)
+        try capture.write(into: staging, copyMedia: false)
+    }
+}

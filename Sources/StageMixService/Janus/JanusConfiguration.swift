@@ -1,0 +1,21 @@
+public import Foundation
+
+/// What `stagemix serve` was told about Janus (`--janus-recordings` and its companions): with it,
+/// Janus's event handler is a client and each room that ends is imported and composed.
+public struct JanusConfiguration: Sendable {
+    /// Janus's `rec_dir` as this machine sees it.
+    public var recordings: URL
+    /// Where each room's composition's webhooks go; none without it.
+    public var callbackURL: String?
+    /// How long a room stays open with nobody publishing (or, if it never had media, with nobody in it).
+    public var idleSeconds: Double
+    /// For tests: a capture folder whose files stand in for what the importer makes of a room.
+    public var importStandIn: URL?
+
+    public init(recordings: URL, callbackURL: String? = nil, idleSeconds: Double = 60, importStandIn: URL? = nil) {
+        self.recordings = recordings
+        self.callbackURL = callbackURL
+        self.idleSeconds = idleSeconds
+        self.importStandIn = importStandIn
+    }
+}
