@@ -51,13 +51,14 @@ private func reported(_ error: any Error) -> ExitCode {
     case let option as OptionError:
         FileHandle.standardError.write(Data("stagemix: \(option)\n".utf8))
         return .usageError
+    case let bad as BadInput where bad.underlying is OutputRefusal:
+        return reported(bad.underlying)
     case let bad as BadInput:
         FileHandle.standardError.write(Data("stagemix: \(bad)\n".utf8))
-        // Another run writing the destination: the same command succeeds once it is done.
-        if let refusal = bad.underlying as? OutputRefusal, refusal.isTemporary { return .temporaryFailure }
         return .badInput
     case let refusal as OutputRefusal:
         FileHandle.standardError.write(Data("stagemix: \(refusal)\n".utf8))
+        // Another run writing the destination: the same command succeeds once it is done.
         return refusal.isTemporary ? .temporaryFailure : .badInput
     default:
         FileHandle.standardError.write(Data("stagemix: internal error: \(error)\n".utf8))

@@ -69,19 +69,14 @@ public struct FolderPublisher: OutputPublishing {
         guard let marker = OutputMarker.read(in: target) else {
             throw OutputRefusal(.foreignFolder, "--out \(target.path) is a folder StageMix did not write (\(Self.sample(entries))); refusing to replace it")
         }
-        let foreign = entries.filter { $0 != OutputMarker.fileName && !marker.entries.contains($0) }
+        let foreign = marker.unlisted(entries)
         if !foreign.isEmpty {
             throw OutputRefusal(.foreignFolder, "--out \(target.path) is an earlier StageMix output, but also holds files StageMix did not write (\(Self.sample(foreign))); refusing to replace it")
         }
         if !overwrite && (job == nil || marker.job != job) {
-            if firstLook.hadOutput == false { throw publishedMeanwhile() }
+            if firstLook.hadOutput == false { throw OutputRefusal.publishedMeanwhile(at: target.path) }
             throw OutputRefusal(.earlierOutput, "--out \(target.path) holds an earlier StageMix output; pass --overwrite to replace it")
         }
-    }
-
-    private func publishedMeanwhile() -> OutputRefusal {
-        OutputRefusal(.publishedMeanwhile, "--out \(target.path): another StageMix run published an output there while this one was composing; "
-            + "it was left as it is and this run's output was not published. Pass --overwrite to replace it")
     }
 
     /// A live process other than this one with a staging folder for this very target: another run
@@ -182,7 +177,7 @@ public struct FolderPublisher: OutputPublishing {
     static func isStageMixOutput(_ folder: URL) -> Bool {
         guard let marker = OutputMarker.read(in: folder),
               let entries = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return false }
-        return entries.allSatisfy { $0 == OutputMarker.fileName || marker.entries.contains($0) }
+        return marker.unlisted(entries).isEmpty
     }
 
     /// Where the file system cannot exchange: the earlier output is moved aside under a name that

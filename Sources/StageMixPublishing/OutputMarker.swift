@@ -22,6 +22,11 @@ public struct OutputMarker: Codable, Sendable, Equatable {
         self.publishedAt = ISO8601DateFormatter().string(from: publishedAt)
     }
 
+    /// Of a folder's top-level `names`, those this marker does not vouch for (the marker itself aside).
+    func unlisted(_ names: [String]) -> [String] {
+        names.filter { $0 != Self.fileName && !entries.contains($0) }
+    }
+
     /// The marker of `directory`, or nil if it has none that parses.
     public static func read(in directory: URL) -> OutputMarker? {
         FileManager.default.contents(atPath: directory.appendingPathComponent(fileName).path).flatMap(decoded)

@@ -29,6 +29,13 @@ public struct OutputRefusal: Error, Sendable, CustomStringConvertible, Equatable
 
     public var description: String { message }
 
+    /// Another run published an output at `destination` (a path or `s3://` URL, as the user gave it)
+    /// after this one first looked: this run's output is dropped, the other's left as it is.
+    public static func publishedMeanwhile(at destination: String) -> OutputRefusal {
+        OutputRefusal(.publishedMeanwhile, "--out \(destination): another StageMix run published an output there while this one was composing; "
+            + "it was left as it is and this run's output was not published. Pass --overwrite to replace it")
+    }
+
     /// Will the same request succeed later without the user changing anything? Only while another
     /// run writes the destination: once it is done, the destination is free, or holds its output.
     public var isTemporary: Bool { reason == .busy }

@@ -174,7 +174,7 @@ public final class BucketPublisher: OutputPublishing, @unchecked Sendable {
         }
         if survey.marker != nil && !run.replacing {
             run.yielded = true
-            throw publishedMeanwhile()
+            throw OutputRefusal.publishedMeanwhile(at: prefix.description)
         }
         // A folder a worker's compose child published holds that child's marker: this run writes its own, last.
         let files = try Self.files(in: staging).filter { $0 != OutputMarker.fileName }
@@ -202,7 +202,7 @@ public final class BucketPublisher: OutputPublishing, @unchecked Sendable {
                                contentType: "application/json", condition: .absent).wait()
         } catch let error as S3Error where error.isPreconditionFailed {
             run.yielded = true
-            throw publishedMeanwhile()
+            throw OutputRefusal.publishedMeanwhile(at: prefix.description)
         }
         // Complete: what the earlier output had and this one has not, the staged copies and the note go.
         lock.withLock { _ = runs.removeValue(forKey: staging) }
@@ -216,11 +216,6 @@ public final class BucketPublisher: OutputPublishing, @unchecked Sendable {
         run.lease.release(deleting: true)
         try? FileManager.default.removeItem(at: staging)
         StagingRegistry.shared.remove(staging)
-    }
-
-    private func publishedMeanwhile() -> OutputRefusal {
-        OutputRefusal(.publishedMeanwhile, "--out \(prefix): another StageMix run published an output there while this one was composing; "
-            + "it was left as it is and this run's output was not published. Pass --overwrite to replace it")
     }
 
     public func discard(_ staging: URL) {
@@ -287,7 +282,7 @@ public final class BucketPublisher: OutputPublishing, @unchecked Sendable {
         }
         if let marker, !overwrite && (job == nil || marker.job != job) {
             // Seen by a run that holds the prefix, it was published after that run first looked.
-            if lease != nil { throw publishedMeanwhile() }
+            if lease != nil { throw OutputRefusal.publishedMeanwhile(at: prefix.description) }
             throw OutputRefusal(.earlierOutput, "--out \(prefix) holds an earlier StageMix output; pass --overwrite to replace it")
         }
         return Survey(objects: objects, marker: marker)
