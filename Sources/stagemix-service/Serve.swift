@@ -48,6 +48,9 @@ extension StageMix {
         var janusCallbackURL: String?
         @Option(name: .customLong("janus-idle-seconds"), help: "Seconds a Janus room stays open after its last publisher stopped.")
         var janusIdleSeconds: Double = 60
+        @Option(name: .customLong("janus-composition"),
+                help: "A JSON file {\"layout\": ..., \"options\": {...}} as POST /v1/compositions takes them, for every Janus room's composition.")
+        var janusComposition: String?
         /// For tests: a capture folder copied as what the importer makes of each room.
         @Option(name: .customLong("janus-import-stand-in"), help: .hidden) var janusImportStandIn: String?
         @Option(name: .customLong("lease-seconds"), help: .hidden) var leaseSeconds: Double = 30
@@ -79,8 +82,8 @@ extension StageMix {
             if !(webhookRetryBase > 0 && webhookRetryBase <= 3600) { throw ValidationError("--webhook-retry-base must be between 0 and 3600 seconds") }
             if !(0...3600).contains(shutdownGrace) { throw ValidationError("--shutdown-grace must be between 0 and 3600 seconds") }
             if !(janusIdleSeconds >= 0 && janusIdleSeconds <= 86400) { throw ValidationError("--janus-idle-seconds must be between 0 and 86400") }
-            if janusRecordings == nil && (janusCallbackURL != nil || janusImportStandIn != nil) {
-                throw ValidationError("--janus-callback-url and --janus-import-stand-in need --janus-recordings")
+            if janusRecordings == nil && (janusCallbackURL != nil || janusComposition != nil || janusImportStandIn != nil) {
+                throw ValidationError("--janus-callback-url, --janus-composition and --janus-import-stand-in need --janus-recordings")
             }
             if let janusRecordings {
                 var isFolder: ObjCBool = false
@@ -106,7 +109,8 @@ extension StageMix {
                 worker: worker,
                 janus: janusRecordings.map {
                     JanusConfiguration(recordings: URL(fileURLWithPath: $0).standardizedFileURL, callbackURL: janusCallbackURL,
-                                       idleSeconds: janusIdleSeconds, importStandIn: janusImportStandIn.map { URL(fileURLWithPath: $0) })
+                                       idleSeconds: janusIdleSeconds, composition: janusComposition.map { URL(fileURLWithPath: $0) },
+                                       importStandIn: janusImportStandIn.map { URL(fileURLWithPath: $0) })
                 })
             do {
                 try await StageMixServer.run(configuration)

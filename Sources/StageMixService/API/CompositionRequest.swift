@@ -58,32 +58,7 @@ public struct CompositionRequest: Sendable {
         // A URL names a capture in a bucket, read only within --allow-storage; anything else a folder under a capture root.
         let capturePath = capture.contains("://") ? try storage.capture(capture) : try roots.resolve(capture)
 
-        var layout = ComposeOptions.defaultLayout
-        if let value = body["layout"] {
-            guard case .string(let name) = value else { throw Problem.invalid("layout", "must be a string, not \(value.kind)") }
-            guard Layout.builtinNames.contains(name) else {
-                throw Problem.invalid("layout", "must be one of \(Layout.builtinNames.joined(separator: ", ")); got \(name.prefix(60))")
-            }
-            layout = name
-        }
-        var options = ComposeOptions(layout: layout)
-        var inline: [InlineDocument] = []
-        if let value = body["options"] {
-            guard case .object(let fields) = value else { throw Problem.invalid("options", "must be an object, not \(value.kind)") }
-            for (name, value) in fields.members.sorted(by: { $0.key < $1.key }) {
-                try set(name, value, in: &options, inline: &inline, tables: tables)
-            }
-        }
-        // Words are compared lower-cased, as the queue normalises them: "FAST" is "fast".
-        options = options.normalised(relativeTo: "/")
-        do {
-            try options.validate()
-        } catch let error as OptionError {
-            throw invalid(error)
-        } catch {
-            throw Problem.invalid("options", "\(error)")
-        }
-
+        let settings = try CompositionSettings(body, tables: tables)
         var callbackURL: String?
         if let value = present(body["callbackUrl"]) {
             guard case .string(let text) = value else { throw Problem.invalid("callbackUrl", "must be a string, not \(value.kind)") }
@@ -97,13 +72,13 @@ public struct CompositionRequest: Sendable {
             }
             idempotencyKey = key
         }
-        return CompositionRequest(capture: capture, capturePath: capturePath, layout: layout,
-                                  options: options, callbackURL: callbackURL, idempotencyKey: idempotencyKey,
-                                  inline: inline)
+        return CompositionRequest(capture: capture, capturePath: capturePath, layout: settings.layout,
+                                  options: settings.options, callbackURL: callbackURL, idempotencyKey: idempotencyKey,
+                                  inline: settings.inline)
     }
 
-    private static func set(_ name: String, _ value: JSONValue, in options: inout ComposeOptions, inline: inout [InlineDocument],
-                            tables: InlineTables) throws(Problem) {
+    static func set(_ name: String, _ value: JSONValue, in options: inout ComposeOptions, inline: inout [InlineDocument],
+                    tables: InlineTables) throws(Problem) {
         let field = JSONPath.root.key("options").key(name).fieldName
         guard let kind = optionKinds[name] else {
             throw Problem.invalid(field, "unknown option; the options are \(optionKinds.keys.sorted().joined(separator: ", "))")

@@ -9,10 +9,14 @@ public struct JanusConfiguration: Sendable {
     public var callbackURL: String?
     /// How long a room stays open with nobody publishing (or, if it never had media, with nobody in it).
     public var idleSeconds: Double
+    /// `--janus-composition`: a JSON file with `layout` and `options` as `POST /v1/compositions` takes
+    /// them, for every room's composition; without it, the defaults.
+    public var composition: URL?
     /// For tests: a capture folder whose files stand in for what the importer makes of a room.
     public var importStandIn: URL?
 
-    public init(recordings: URL, callbackURL: String? = nil, idleSeconds: Double = 60, importStandIn: URL? = nil) {
+    public init(recordings: URL, callbackURL: String? = nil, idleSeconds: Double = 60, composition: URL? = nil, importStandIn: URL? = nil) {
+        self.composition = composition
         self.recordings = recordings
         self.callbackURL = callbackURL
         self.idleSeconds = idleSeconds

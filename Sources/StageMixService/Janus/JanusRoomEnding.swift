@@ -18,6 +18,8 @@ public final class JanusRoomEnding: Service, Sendable {
     let store: any SQLJobStore
     let api: CompositionAPI
     let configuration: JanusConfiguration
+    /// How each room is composed (`--janus-composition`); nil: the defaults.
+    let settings: CompositionSettings?
     /// `<inputs-root>/janus`: each room's capture is `<room>-<its first event's µs>` in it.
     let captures: URL
     let importer: JanusCaptureImport
@@ -27,7 +29,9 @@ public final class JanusRoomEnding: Service, Sendable {
     static let claimSeconds = 60.0
     static let renewSeconds = 15.0
 
-    init(store: any SQLJobStore, api: CompositionAPI, configuration: JanusConfiguration, inputs: URL, logger: Logger) {
+    init(store: any SQLJobStore, api: CompositionAPI, configuration: JanusConfiguration, settings: CompositionSettings?, inputs: URL,
+         logger: Logger) {
+        self.settings = settings
         self.store = store
         self.api = api
         self.configuration = configuration
@@ -123,10 +127,11 @@ public final class JanusRoomEnding: Service, Sendable {
         }
         logger.info("Janus room imported", metadata: ["capture": "\(capture.path)"])
 
-        let layout = ComposeOptions.defaultLayout
+        let layout = settings?.layout ?? ComposeOptions.defaultLayout
         let request = CompositionRequest(
-            capture: capture.path, capturePath: capture.path, layout: layout, options: ComposeOptions(layout: layout).normalised(relativeTo: "/"),
-            callbackURL: configuration.callbackURL, idempotencyKey: "janus-room-\(room.id)", inline: [])
+            capture: capture.path, capturePath: capture.path, layout: layout,
+            options: settings?.options ?? ComposeOptions(layout: layout).normalised(relativeTo: "/"),
+            callbackURL: configuration.callbackURL, idempotencyKey: "janus-room-\(room.id)", inline: settings?.inline ?? [])
         _ = try await api.check(request)
         let caller = Caller(apiKey: room.apiKey, grants: [.compose])
         switch try await api.enqueue(request, caller: caller, logger: logger) {

@@ -34,11 +34,13 @@ public enum StageMixServer {
             }
         }
         let outputRoot = try OutputRoot(configuration, storage: storage)
+        // Everything that can refuse the configuration is checked before the queue is opened.
+        let policy = CallbackPolicy(allowPrivate: configuration.allowPrivateCallbacks)
+        let janus = try configuration.janus.map { try janusSetup($0, policy: policy, inputs: outputRoot.inputs) }
         guard let store = try await configuration.queue.open(options: configuration.queueOptions) as? any SQLJobStore else {
             throw ServiceSetupError("the queue \(configuration.queue) cannot hold compositions")
         }
         let metrics = WorkerMetrics(registry: registry)
-        let policy = CallbackPolicy(allowPrivate: configuration.allowPrivateCallbacks)
         let api = CompositionAPI(store: store, verifier: TokenVerifier(keys: keys), roots: roots, storage: storage, callbacks: policy,
                                  outputRoot: outputRoot.destination, tables: InlineTables(directory: outputRoot.inputs),
                                  maxAttempts: configuration.maxAttempts, metrics: metrics, publicURL: configuration.publicURL)
@@ -46,16 +48,9 @@ public enum StageMixServer {
             WebhookDispatcher(store: store, keys: keys, policy: policy, schedule: configuration.webhookRetry,
                               logger: Logger(label: "stagemix.webhooks")),
         ]
-        if var janus = configuration.janus {
-            if let callback = janus.callbackURL {
-                do throws(Problem) {
-                    janus.callbackURL = try policy.checkForm(callback, field: "--janus-callback-url").absoluteString
-                } catch {
-                    throw ServiceSetupError(error.detail)
-                }
-            }
-            services.append(JanusRoomEnding(store: store, api: api, configuration: janus, inputs: outputRoot.inputs,
-                                            logger: Logger(label: "stagemix.janus")))
+        if let janus {
+            services.append(JanusRoomEnding(store: store, api: api, configuration: janus.configuration, settings: janus.settings,
+                                            inputs: outputRoot.inputs, logger: Logger(label: "stagemix.janus")))
         }
         if configuration.workers > 0 {
             var worker = configuration.worker
