@@ -13,7 +13,9 @@ import StageMixQueueTestSupport
 struct ServiceJanusTests {
     /// A serve process taking Janus's events, with a recordings folder of its own and the sample
     /// capture standing in for what the importer makes of a room.
-    static func service(backend: QueueBackend, idleSeconds: Double = 2, callback: String? = nil) async throws -> (ServiceFixture, String) {
+    static func service(backend: QueueBackend, idleSeconds: Double = 2, callback: String? = nil, composition: String? = nil) async throws
+        -> (ServiceFixture, String)
+    {
         let scratch = try makeTemporaryDirectory(prefix: "stagemix-janus")
         let recordings = "\(scratch)/recordings"
         try FileManager.default.createDirectory(atPath: recordings, withIntermediateDirectories: true)
@@ -22,6 +24,10 @@ struct ServiceJanusTests {
         try FileManager.default.copyItem(atPath: sample, toPath: "\(scratch)/standin")
         var extra = ["--janus-recordings", recordings, "--janus-idle-seconds", "\(idleSeconds)", "--janus-import-stand-in", "\(scratch)/standin"]
         if let callback { extra += ["--janus-callback-url", callback] }
+        if let composition {
+            try composition.write(toFile: "\(scratch)/janus-composition.json", atomically: true, encoding: .utf8)
+            extra += ["--janus-composition", "\(scratch)/janus-composition.json"]
+        }
         return (try await ServiceFixture(backend: backend, extra: extra), recordings)
     }
 
@@ -103,7 +109,8 @@ struct ServiceJanusTests {
         let receiver = WebhookReceiver(port: try freeLoopbackPort(), secret: ServiceFixture.secret)
         try await receiver.start()
         defer { Task { await receiver.stop() } }
-        let (service, recordings) = try await Self.service(backend: backend, idleSeconds: 2, callback: receiver.url)
+        let (service, recordings) = try await Self.service(backend: backend, idleSeconds: 2, callback: receiver.url,
+                                                           composition: #"{"layout": "speaker", "options": {"resolution": "640x360", "fps": 15}}"#)
         defer { Task { await service.stop() } }
         var janus = JanusPoster(fixture: service)
         // 1001 is destroyed while publishing; 1002's last publisher unpublishes and it goes idle.
@@ -140,6 +147,10 @@ struct ServiceJanusTests {
             let done = try await service.waitFor(id, status: "completed", seconds: 60)
             let capture = done["capture"] as? String ?? ""
             #expect(capture.contains("/.stagemix-inputs/janus/100"), "\(capture)")
+            // Composed as --janus-composition says.
+            #expect(done["layout"] as? String == "speaker", "\(done)")
+            let options = try #require(try await queue.composition(id: id, apiKey: nil)).1.spec.options
+            #expect(options.resolution == "640x360" && options.fps == 15, "\(options)")
             try await eventually(30, "webhooks of \(id)") { receiver.events(of: id).last?.type == "composition.completed" }
             #expect(receiver.events(of: id).first?.type == "composition.queued")
         }
@@ -186,5 +197,29 @@ struct ServiceJanusTests {
         let list = try await service.request("GET", "/v1/compositions?limit=100", token: try await ServiceFixture.token())
         #expect((list.json["data"] as? [[String: Any]])?.count == 1, "\(list.body)")
         #expect(service.log.components(separatedBy: "Janus room ended").count == 2, "\(service.log.suffix(3000))")
+    }
+
+    /// A `--janus-composition` that a request could not carry stops serve at start, naming the file and the member.
+    @Test func aWrongJanusCompositionStopsServeNamingTheMember() throws {
+        let scratch = try makeTemporaryDirectory(prefix: "stagemix-janus-settings")
+        try FileManager.default.createDirectory(atPath: "\(scratch)/recordings", withIntermediateDirectories: true)
+        try #"{"keys": {"janus": "\#(ServiceFixture.secret)"}}"#.write(toFile: "\(scratch)/keys.json", atomically: true, encoding: .utf8)
+        for (document, named) in [(#"{"options": {"fps": "fast"}}"#, "options.fps"), (#"{"layout": "grid", "optons": {}}"#, "optons"),
+                                  (#"{"layout": "mosaic"}"#, "layout"), ("[]", "JSON object")] {
+            try document.write(toFile: "\(scratch)/settings.json", atomically: true, encoding: .utf8)
+            let serve = Process()
+            serve.executableURL = URL(fileURLWithPath: try WorkerProcesses.binary)
+            serve.arguments = ["serve", "--listen", "127.0.0.1:0", "--queue", "sqlite:\(scratch)/queue.sqlite", "--keys", "\(scratch)/keys.json",
+                               "--capture-root", scratch, "--output-root", "\(scratch)/out", "--janus-recordings", "\(scratch)/recordings",
+                               "--janus-composition", "\(scratch)/settings.json"]
+            let err = Pipe()
+            serve.standardError = err
+            serve.standardOutput = FileHandle.nullDevice
+            try serve.run()
+            let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            serve.waitUntilExit()
+            #expect(serve.terminationStatus == 64, "\(document): \(message)")
+            #expect(message.contains("--janus-composition \(scratch)/settings.json") && message.contains(named), "\(message)")
+        }
     }
 }
