@@ -384,4 +384,16 @@ struct JanusRecordingTests {
         let blue = try #require(try Self.decode(result.file).first)
         #expect(blue.b > 200 && blue.r < 60, "\(blue)")
     }
+
+    /// A recording with many losses is told in a few lines: five with their times, then one counting the rest.
+    @Test func manyLossesAreToldInAFewLines() {
+        let losses = (0..<1000).map { JanusLoss(fromUs: Int64($0) * 1_000_000, toUs: Int64($0) * 1_000_000 + 20_000, reason: .missingAudio) }
+        let lines = JanusLoss.summary(losses, of: "rec/a.mjr")
+        #expect(lines.count == 6)
+        #expect(lines[0] == "rec/a.mjr: missing audio packets from 0 to 20000 µs")
+        #expect(lines[5] == "rec/a.mjr: 995 more losses (19900 ms in all) up to 999020000 µs")
+        #expect(JanusLoss.summary(Array(losses.prefix(5)), of: "a.mjr").count == 5)
+        #expect(JanusLoss.summary([], of: "a.mjr").isEmpty)
+    }
 }
+

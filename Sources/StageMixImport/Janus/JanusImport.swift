@@ -45,7 +45,7 @@ public struct JanusImport: Sendable {
                 continue
             }
             warnings += converted.warnings
-            warnings += converted.losses.map { "\(relative(file)): \($0)" }
+            warnings += JanusLoss.summary(converted.losses, of: relative(file))
             guard let written = converted.file, converted.header.kind != .data else {
                 if converted.header.kind == .data { warnings.append("\(relative(file)): a data channel recording; left out") }
                 continue

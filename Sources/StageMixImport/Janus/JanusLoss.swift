@@ -28,4 +28,19 @@ public struct JanusLoss: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String { "\(reason.rawValue) from \(fromUs) to \(toUs) µs" }
+
+    /// How many losses of one file are told one by one; the rest are counted in one more line.
+    static let toldOneByOne = 5
+
+    /// The warnings for `losses` of the recording `file`: the first few each with its time, then how
+    /// many more and how long they last in all (an hour on a bad network must not be ten thousand lines).
+    public static func summary(_ losses: [JanusLoss], of file: String) -> [String] {
+        var lines = losses.prefix(toldOneByOne).map { "\(file): \($0)" }
+        let rest = losses.dropFirst(toldOneByOne)
+        if let last = rest.last {
+            let ms = rest.reduce(Int64(0)) { $0 + max(0, $1.toUs - $1.fromUs) } / 1000
+            lines.append("\(file): \(rest.count) more losses (\(ms) ms in all) up to \(last.toUs) µs")
+        }
+        return lines
+    }
 }
