@@ -71,6 +71,24 @@ struct JanusEndToEndTests {
         guard imported.status == 0, composed.status == 0 else { return }
 
         try Self.checkRoom(capture: capture, hls: out.appendingPathComponent("hls"), recording: recording, root: root)
+
+        // The same recordings as a worse network would have left them (the kernel here has no netem):
+        // one audio packet in 25 lost, neighbours swapped, some packets twice. The room composes the same,
+        // in sync with what the browser sent (read from the undamaged files), and the losses are reported.
+        let damaged = root.appendingPathComponent("damaged")
+        let done = try JanusRecordingDamage(dropAudioEvery: 25, swapEvery: 17, duplicateEvery: 29)
+            .copyFolder(recording.appendingPathComponent("recordings"), to: damaged.appendingPathComponent("recordings"))
+        #expect(done.dropped > 50 && done.swapped > 100 && done.duplicated > 50, "\(done)")
+        let damagedCapture = root.appendingPathComponent("damaged-capture"), damagedOut = root.appendingPathComponent("damaged-out")
+        let reimported = try CLI.run(["import", "janus", damaged.appendingPathComponent("recordings").path,
+                                      "--events", recording.appendingPathComponent("events.jsonl").path, "--out", damagedCapture.path])
+        #expect(reimported.status == 0, "\(reimported.stderr)")
+        #expect(reimported.stderr.contains("missing audio packets"), "\(reimported.stderr)")
+        let recomposed = try CLI.run(["compose", damagedCapture.path, "--out", damagedOut.path, "--resolution", "640x360", "--fps", "15",
+                                      "--preset", "ultrafast"])
+        #expect(recomposed.status == 0, "\(recomposed.stderr)")
+        guard reimported.status == 0, recomposed.status == 0 else { return }
+        try Self.checkRoom(capture: damagedCapture, hls: damagedOut.appendingPathComponent("hls"), recording: recording, root: root)
     }
 
     /// Janus's event handler posts to `stagemix serve` itself (run by the harness in the browsers'
