@@ -48,6 +48,9 @@ extension StageMix {
         var janusCallbackURL: String?
         @Option(name: .customLong("janus-idle-seconds"), help: "Seconds a Janus room stays open after its last publisher stopped.")
         var janusIdleSeconds: Double = 60
+        @Option(name: .customLong("janus-keep-days"),
+                help: "Days a Janus room's events stay in the queue's database once it is done (its capture keeps them).")
+        var janusKeepDays: Double = 7
         @Option(name: .customLong("janus-composition"),
                 help: "A JSON file {\"layout\": ..., \"options\": {...}} as POST /v1/compositions takes them, for every Janus room's composition.")
         var janusComposition: String?
@@ -82,6 +85,7 @@ extension StageMix {
             if !(webhookRetryBase > 0 && webhookRetryBase <= 3600) { throw ValidationError("--webhook-retry-base must be between 0 and 3600 seconds") }
             if !(0...3600).contains(shutdownGrace) { throw ValidationError("--shutdown-grace must be between 0 and 3600 seconds") }
             if !(janusIdleSeconds >= 0 && janusIdleSeconds <= 86400) { throw ValidationError("--janus-idle-seconds must be between 0 and 86400") }
+            if !(janusKeepDays >= 0 && janusKeepDays <= 3650) { throw ValidationError("--janus-keep-days must be between 0 and 3650") }
             if janusRecordings == nil && (janusCallbackURL != nil || janusComposition != nil || janusImportStandIn != nil) {
                 throw ValidationError("--janus-callback-url, --janus-composition and --janus-import-stand-in need --janus-recordings")
             }
@@ -109,7 +113,7 @@ extension StageMix {
                 worker: worker,
                 janus: janusRecordings.map {
                     JanusConfiguration(recordings: URL(fileURLWithPath: $0).standardizedFileURL, callbackURL: janusCallbackURL,
-                                       idleSeconds: janusIdleSeconds, composition: janusComposition.map { URL(fileURLWithPath: $0) },
+                                       idleSeconds: janusIdleSeconds, keepSeconds: janusKeepDays * 86400, composition: janusComposition.map { URL(fileURLWithPath: $0) },
                                        importStandIn: janusImportStandIn.map { URL(fileURLWithPath: $0) })
                 })
             do {

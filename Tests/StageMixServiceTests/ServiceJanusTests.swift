@@ -13,7 +13,8 @@ import StageMixQueueTestSupport
 struct ServiceJanusTests {
     /// A serve process taking Janus's events, with a recordings folder of its own and the sample
     /// capture standing in for what the importer makes of a room.
-    static func service(backend: QueueBackend, idleSeconds: Double = 2, callback: String? = nil, composition: String? = nil) async throws
+    static func service(backend: QueueBackend, idleSeconds: Double = 2, callback: String? = nil, composition: String? = nil,
+                        keepDays: Double? = nil) async throws
         -> (ServiceFixture, String)
     {
         let scratch = try makeTemporaryDirectory(prefix: "stagemix-janus")
@@ -24,6 +25,7 @@ struct ServiceJanusTests {
         try FileManager.default.copyItem(atPath: sample, toPath: "\(scratch)/standin")
         var extra = ["--janus-recordings", recordings, "--janus-idle-seconds", "\(idleSeconds)", "--janus-import-stand-in", "\(scratch)/standin"]
         if let callback { extra += ["--janus-callback-url", callback] }
+        if let keepDays { extra += ["--janus-keep-days", "\(keepDays)"] }
         if let composition {
             try composition.write(toFile: "\(scratch)/janus-composition.json", atomically: true, encoding: .utf8)
             extra += ["--janus-composition", "\(scratch)/janus-composition.json"]
@@ -110,7 +112,8 @@ struct ServiceJanusTests {
         try await receiver.start()
         defer { Task { await receiver.stop() } }
         let (service, recordings) = try await Self.service(backend: backend, idleSeconds: 2, callback: receiver.url,
-                                                           composition: #"{"layout": "speaker", "options": {"resolution": "640x360", "fps": 15}}"#)
+                                                           composition: #"{"layout": "speaker", "options": {"resolution": "640x360", "fps": 15}}"#,
+                                                           keepDays: 0)
         defer { Task { await service.stop() } }
         var janus = JanusPoster(fixture: service)
         // 1001 is destroyed while publishing; 1002's last publisher unpublishes and it goes idle.
@@ -165,6 +168,8 @@ struct ServiceJanusTests {
         let list = try await service.request("GET", "/v1/compositions?limit=100", token: try await ServiceFixture.token())
         #expect((list.json["data"] as? [[String: Any]])?.count == 2, "\(list.body)")
         #expect(try await queue.janusRooms().count == 4)
+        // With --janus-keep-days 0 the events of done rooms are forgotten at once; the rooms' rows stay.
+        try await eventually(10, "the done rooms' events forgotten") { try await queue.janusEventCount() == 0 }
     }
 
     @Test func eventsOutliveARestartAndTheRoomEndsOnce() async throws {

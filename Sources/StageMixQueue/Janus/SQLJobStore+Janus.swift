@@ -136,6 +136,36 @@ extension SQLJobStore {
         }
     }
 
+    /// Forgets the events of rooms done for longer than `keepSeconds` (their capture holds them, as
+    /// `janus-events.jsonl`), and the handles of Janus rooms with no room open or done within that time.
+    /// The rooms' rows, with their outcomes, stay. How many events were removed.
+    @discardableResult
+    public func pruneJanusEvents(keepSeconds: Double) async throws -> Int {
+        try await transaction { tx in
+            let cutoff = tx.now - keepSeconds
+            let events = try await tx.query(
+                """
+                DELETE FROM stagemix_janus_events WHERE room_id IN
+                    (SELECT id FROM stagemix_janus_rooms WHERE done_at IS NOT NULL AND done_at <= $1)
+                RETURNING seq
+                """, [.real(cutoff)]).count
+            _ = try await tx.query(
+                """
+                DELETE FROM stagemix_janus_handles WHERE NOT EXISTS
+                    (SELECT 1 FROM stagemix_janus_rooms r WHERE r.api_key = stagemix_janus_handles.api_key
+                     AND r.emitter = stagemix_janus_handles.emitter AND r.room = stagemix_janus_handles.room
+                     AND (r.done_at IS NULL OR r.done_at > $1))
+                RETURNING handle
+                """, [.real(cutoff)])
+            return events
+        }
+    }
+
+    /// The number of events kept, all rooms together (for tests and operators).
+    public func janusEventCount() async throws -> Int {
+        try await read("SELECT COUNT(*) AS n FROM stagemix_janus_events", []).first?["n"]?.int ?? 0
+    }
+
     /// The events kept for a room, as posted, in the order they arrived.
     public func janusRoomEvents(id: String) async throws -> [String] {
         try await read("SELECT body FROM stagemix_janus_events WHERE room_id = $1 ORDER BY seq", [.text(id)]).compactMap { $0["body"]?.string }

@@ -42,6 +42,7 @@ public final class JanusRoomEnding: Service, Sendable {
 
     public func run() async throws {
         await cancelWhenGracefulShutdown {
+            var nextPrune = ContinuousClock.now
             while !Task.isCancelled {
                 let rooms: [JanusRoom]
                 do {
@@ -52,8 +53,25 @@ public final class JanusRoomEnding: Service, Sendable {
                     rooms = []
                 }
                 for room in rooms { await self.handle(room) }
+                if !rooms.isEmpty || ContinuousClock.now >= nextPrune {
+                    await self.prune()
+                    nextPrune = ContinuousClock.now + .seconds(Self.pruneSeconds)
+                }
                 if rooms.isEmpty { try? await Task.sleep(for: .seconds(1)) }
             }
+        }
+    }
+
+    /// Forgets the events of rooms done longer ago than `--janus-keep-days`: after each room handled, and
+    /// every ten minutes.
+    static let pruneSeconds = 600.0
+
+    func prune() async {
+        do {
+            let removed = try await store.pruneJanusEvents(keepSeconds: configuration.keepSeconds)
+            if removed > 0 { logger.info("forgot \(removed) events of Janus rooms done over \(configuration.keepSeconds / 86400) days ago") }
+        } catch {
+            logger.warning("cannot forget old Janus events: \(String(reflecting: error))")
         }
     }
 
