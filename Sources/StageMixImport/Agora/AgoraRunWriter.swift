@@ -33,10 +33,15 @@ struct AgoraRunWriter {
             if first.isWebM {
                 warnings.append("\(first.reference): shown turned \(run.rotation)° by its playlist, but a WebM slice's picture cannot be turned yet; shown as stored")
             } else {
-                let file = "media/\(stem).mp4"
-                try Self.remuxVideo(base.url, into: staging.appendingPathComponent(file), orientation: DisplayOrientation(quarterTurns: run.rotation / 90))
-                out[.video] = (file, .written)
-                if case .written = base.media, !kinds.contains(.audio) { try FileManager.default.removeItem(at: base.url) }
+                let file = "media/\(stem).mp4", target = staging.appendingPathComponent(file)
+                do {
+                    try Self.remuxVideo(base.url, into: target, orientation: DisplayOrientation(quarterTurns: run.rotation / 90))
+                    out[.video] = (file, .written)
+                    if case .written = base.media, !kinds.contains(.audio) { try FileManager.default.removeItem(at: base.url) }
+                } catch let error as MediaError {
+                    try? FileManager.default.removeItem(at: target)
+                    warnings.append("\(first.reference): shown turned \(run.rotation)° by its playlist, but its video cannot be remuxed to say so (\(error)); shown as stored")
+                }
             }
         }
         return out
