@@ -20,14 +20,17 @@ public struct ImportedCapture: Sendable {
     /// What the platform calls each track, by track id (Twilio: `track_name`, `source_sid`,
     /// `participant_sid`), written to `import.json` as `tracks` for layouts that name tracks so.
     public var trackNames: [String: [String: String]]
+    /// How the files were placed on the session clock, written to `import.json` as `alignment`.
+    public var alignment: [String]
 
     public init(manifest: CaptureManifest, media: [String: URL], warnings: [String], platform: String,
-                trackNames: [String: [String: String]] = [:]) {
+                trackNames: [String: [String: String]] = [:], alignment: [String] = []) {
         self.manifest = manifest
         self.media = media
         self.warnings = warnings
         self.platform = platform
         self.trackNames = trackNames
+        self.alignment = alignment
     }
 
     /// The capture this import is, checked by every rule of the contract (media are not opened).
@@ -58,6 +61,7 @@ public struct ImportedCapture: Sendable {
             }
         }
         try manifest.encoded().write(to: folder.appendingPathComponent(CaptureReader.manifestName))
-        try ImportNote(platform: platform, warnings: warnings, tracks: trackNames.isEmpty ? nil : trackNames).write(in: folder)
+        try ImportNote(platform: platform, warnings: warnings, tracks: trackNames.isEmpty ? nil : trackNames,
+                       alignment: alignment.isEmpty ? nil : alignment).write(in: folder)
     }
 }

@@ -14,12 +14,16 @@ public struct ImportNote: Sendable, Hashable, Codable {
     /// What the platform calls each track, by track id (Twilio: `track_name`, `source_sid`,
     /// `participant_sid`), for layouts that name tracks so (Twilio's `VideoLayout`).
     public var tracks: [String: [String: String]]?
+    /// How the import placed the platform's files on the session clock, and how exactly (which of
+    /// the platform's times won, where it had none), in sentences, for the people reading the capture.
+    public var alignment: [String]?
 
-    public init(platform: String, warnings: [String], tracks: [String: [String: String]]? = nil) {
+    public init(platform: String, warnings: [String], tracks: [String: [String: String]]? = nil, alignment: [String]? = nil) {
         format = Self.currentFormat
         self.platform = platform
         self.warnings = warnings
         self.tracks = tracks
+        self.alignment = alignment
     }
 
     public init(from decoder: any Decoder) throws {
@@ -28,6 +32,7 @@ public struct ImportNote: Sendable, Hashable, Codable {
         platform = try container.decodeIfPresent(String.self, forKey: .platform) ?? ""
         warnings = try container.decodeIfPresent([String].self, forKey: .warnings) ?? []
         tracks = try container.decodeIfPresent([String: [String: String]].self, forKey: .tracks)
+        alignment = try container.decodeIfPresent([String].self, forKey: .alignment)
     }
 
     /// The note of a capture folder, if it has one that reads.

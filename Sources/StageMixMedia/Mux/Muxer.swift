@@ -96,6 +96,24 @@ public final class Muxer: @unchecked Sendable {
         try addStream(parameters: stream.parameters.pointer, timeBase: timeBase ?? stream.timeBase)
     }
 
+    /// Marks a video stream to be shown turned (a display matrix, as a phone's MP4 carries one), before
+    /// the header. Containers that keep no display matrix (MPEG-TS, and Matroska in FFmpeg 5) drop it.
+    public func setOrientation(_ orientation: DisplayOrientation, ofStream index: Int) throws(MediaError) {
+        guard let context, !headerWritten, index >= 0, index < Int(context.pointee.nb_streams) else {
+            throw MediaError(.invalidArgument, "\(location): orientation of stream \(index) must be set before the header")
+        }
+        guard !orientation.isUpright else { return }
+        guard let data = av_stream_new_side_data(context.pointee.streams[index], AV_PKT_DATA_DISPLAYMATRIX, 9 * 4) else {
+            throw .outOfMemory("display matrix")
+        }
+        data.withMemoryRebound(to: Int32.self, capacity: 9) { matrix in
+            // av_display_rotation_set takes a clockwise angle (av_display_rotation_get gives a
+            // counter-clockwise one); the mirror comes before the turn.
+            av_display_rotation_set(matrix, Double(90 * orientation.quarterTurns))
+            if orientation.mirrored { av_display_matrix_flip(matrix, 1, 0) }
+        }
+    }
+
     private func addStream(parameters: UnsafePointer<AVCodecParameters>, timeBase: Rational) throws(MediaError) -> Int {
         guard !headerWritten else { throw MediaError(.invalidArgument, "\(location): streams must be added before the header") }
         guard let st = avformat_new_stream(context, nil) else { throw .outOfMemory("stream") }
