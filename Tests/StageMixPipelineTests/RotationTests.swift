@@ -47,4 +47,38 @@ struct RotationTests {
             #expect(!bar.isClose(to: want.left, tolerance: 60) && !bar.isClose(to: want.right, tolerance: 60), "bar is \(bar)")
         }
     }
+
+    /// A camera that turns upright mid-file (a phone rotated: Stream's and LiveKit's MKVs, Agora's slices)
+    /// shows only the new picture: the old landscape pixels beside the new portrait one are gone.
+    @Test func aPictureThatTurnsUprightMidFileShowsOnlyTheNewPicture() throws {
+        let remade = try RemadeCapture(codec: .h264, scenario: RemadeCapture.anaAndBen(durationMs: 2_000))
+        defer { remade.cleanup() }
+        for layer in try remade.track("TR_ana_cam").layers ?? [] {
+            // Red landscape for a second, then a green portrait picture of the same area, in one MPEG-TS
+            // stream (a new SPS mid-stream, as a sender that changes resolution writes it).
+            let first = remade.root.appendingPathComponent("first-\(layer.quality).ts")
+            let second = remade.root.appendingPathComponent("second-\(layer.quality).ts")
+            try RemadeCapture.ffmpeg(["-f", "lavfi", "-i", "color=c=red:s=\(layer.width)x\(layer.height):r=30:d=1",
+                                      "-c:v", "libx264", "-g", "15", "-pix_fmt", "yuv420p", "-output_ts_offset", "0", first.path])
+            try RemadeCapture.ffmpeg(["-f", "lavfi", "-i", "color=c=0x00C000:s=\(layer.height / 2 * 2)x\(layer.width):r=30:d=1",
+                                      "-c:v", "libx264", "-g", "15", "-pix_fmt", "yuv420p", "-output_ts_offset", "1", second.path])
+            let joined = (layer.file as NSString).deletingPathExtension + ".ts"
+            try (try Data(contentsOf: first) + Data(contentsOf: second)).write(to: remade.directory.appendingPathComponent(joined))
+            try FileManager.default.removeItem(at: remade.directory.appendingPathComponent(layer.file))
+            try remade.rename(layer.file, to: joined)
+        }
+        let composed = try remade.compose(ComposeSettings(preset: "ultrafast", videoRate: .crf(12)))
+        let red = RGBColor(r: 255, g: 0, b: 0), green = RGBColor(r: 0, g: 0xC0, b: 0)
+        #expect(try composed.tile("p-ana", at: 0.5).colour.isClose(to: red, tolerance: 40))
+        #expect(try composed.tile("p-ana", at: 0.5, x: 0.05, y: 0.5).colour.isClose(to: red, tolerance: 40))
+        for t in [1.3, 1.6, 1.9] {
+            #expect(try composed.tile("p-ana", at: t).colour.isClose(to: green, tolerance: 40), "t=\(t)")
+            // Beside the portrait picture: the tile's background, not what the landscape one left there.
+            for x in [0.05, 0.95] {
+                let bar = try composed.tile("p-ana", at: t, x: x, y: 0.5).colour
+                #expect(!bar.isClose(to: red, tolerance: 90) && !bar.isClose(to: green, tolerance: 60), "t=\(t) x=\(x): \(bar)")
+            }
+        }
+    }
 }
+

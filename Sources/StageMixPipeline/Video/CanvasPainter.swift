@@ -51,6 +51,9 @@ final class CanvasPainter {
     private struct CanvasState {
         var interval: PlanInterval?
         var pictures: [String: VideoFrame] = [:]
+        /// Where each tile's picture was drawn: a picture that changes size or turns mid-file is fitted
+        /// elsewhere, and what the old one covered must not stay beside it.
+        var placements: [String: Rect] = [:]
     }
     private var states: [ObjectIdentifier: CanvasState] = [:]
 
@@ -65,6 +68,7 @@ final class CanvasPainter {
         if !sameLayout {
             state.interval = interval
             state.pictures = [:]
+            state.placements = [:]
             // Decoders of tracks no tile shows close; showing them again reopens at a keyframe. The set
             // depends on the interval alone, so it is settled where the interval changes, not every frame.
             let showing = Set(interval.tiles.filter { $0.show != .placeholder }.compactMap(\.trackId))
@@ -105,6 +109,7 @@ final class CanvasPainter {
                     try PlaceholderCard.paint(name: drawable(tile.name, of: tile.participantId), in: tile.rect, on: canvas, typesetter: typesetter)
                     try paintLabel(of: tile, in: tile.rect, on: canvas)
                     state.pictures[key] = nil
+                    state.placements[key] = tile.rect
                     drawn(tile.rect, by: tile.region)
                 }
                 continue
@@ -114,6 +119,13 @@ final class CanvasPainter {
             state.pictures[key] = frame
             // Fitted as shown: a phone's portrait picture stored landscape with a 90° display matrix is portrait.
             let placement = Self.placement(of: CanvasSize(width: frame.displayWidth, height: frame.displayHeight), in: tile)
+            // Drawn elsewhere than before (a new size or orientation, or after the placeholder card): the
+            // tile is its region's ground again first, with no trace of the old picture or its label.
+            if sameLayout, let before = state.placements[key], before != placement.destination {
+                try canvas.fill(rect: tile.rect, color: Self.ground(of: tile, in: interval, background: background))
+                drawn(tile.rect, by: tile.region)
+            }
+            state.placements[key] = placement.destination
             try scaler(for: key).scale(frame, into: canvas, rect: placement.destination, sourceCrop: placement.sourceCrop)
             // On the picture, not on a `contain` tile's bars: those are painted only when the layout
             // changes, so a translucent plate over them would darken with every new frame.
@@ -185,6 +197,11 @@ final class CanvasPainter {
         let crop = fit.sourceCrop
         let whole = crop.x == 0 && crop.y == 0 && crop.width == size.width && crop.height == size.height
         return (target, whole ? nil : crop)
+    }
+
+    /// What lies under a tile: its region's fill, or the canvas's background.
+    static func ground(of tile: PlannedTile, in interval: PlanInterval, background: RGBColor) -> RGBColor {
+        interval.regions.last { $0.region == tile.region }?.color ?? background
     }
 
     static func key(_ tile: PlannedTile) -> String { "\(tile.region)/\(tile.participantId)/\(tile.source.rawValue)" }
