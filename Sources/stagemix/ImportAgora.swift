@@ -16,7 +16,7 @@ extension StageMix.Import {
                 publishing. Exit codes: 0 done, 64 usage error, 65 bad input.
                 """)
 
-        @Argument(help: "The folder holding the recording's playlists and slices (a downloaded bucket prefix).")
+        @Argument(help: "The folder holding the recording's playlists and slices (a downloaded bucket prefix), or the s3:// prefix itself.")
         var directory: String
 
         @Option(help: "The recording (sid) to import, when DIR holds several.")

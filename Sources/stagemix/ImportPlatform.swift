@@ -12,9 +12,11 @@ extension ImportTarget {
     func run(_ importer: some PlatformImporter, directory: String) throws {
         try runReportingErrors {
             MediaLog.setLevel(.quiet)
-            let folder: PlatformFolder
-            do { folder = try PlatformFolder(scanning: URL(fileURLWithPath: directory)) } catch { throw BadInput(error) }
-            try write(making: { staging in try importer.read(folder, staging: staging) })
+            try ImportSource(directory: directory, out: out).withFolder { local in
+                let folder: PlatformFolder
+                do { folder = try PlatformFolder(scanning: local) } catch { throw BadInput(error) }
+                try write(making: { staging in try importer.read(folder, staging: staging) })
+            }
         }
     }
 }

@@ -162,4 +162,39 @@ struct AgoraImportTests {
         #expect(refused.status == 65, "\(refused.stderr)")
         #expect(refused.stderr.contains(Fixture.name("7", "vp8.mpd")) && refused.stderr.contains("DASH"), "\(refused.stderr)")
     }
+
+    /// DIR may be the bucket prefix Agora uploaded to: it is read into a scratch folder beside --out and
+    /// imported as the same folder downloaded would be; a key that would leave the folder is not written,
+    /// and the scratch folder is gone afterwards. An output in a bucket works the same way.
+    @Test func aRecordingInABucketImportsAsTheDownloadedFolderDoes() throws {
+        let moto = try MotoServer()
+        defer { moto.stop() }
+        let root = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let fixture = try Fixture(in: root)
+        // One path segment: moto mis-signs a listing whose prefix holds a `/` (AWS, MinIO and the others do not).
+        try moto.upload(fixture.directory, bucket: "recordings", prefix: "agora-\(Fixture.sid)")
+        try moto.boto3(#"s3.put_object(Bucket="recordings", Key="agora-\#(Fixture.sid)/a//../../escape.json", Body=b"{}")"#)
+        let local = root.appendingPathComponent("local"), fromBucket = root.appendingPathComponent("out/from-bucket")
+        #expect(try CLI.run(["import", "agora", fixture.directory.path, "--out", local.path]).status == 0)
+        let imported = try CLI.run(["import", "agora", "s3://recordings/agora-\(Fixture.sid)", "--out", fromBucket.path], environment: moto.environment())
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stderr.contains("escape.json: a key that would leave the folder"), "\(imported.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("escape.json").path))
+        #expect(try String(contentsOf: fromBucket.appendingPathComponent("session.json"), encoding: .utf8)
+                == String(contentsOf: local.appendingPathComponent("session.json"), encoding: .utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("out").path) == ["from-bucket"])
+        let media = try FileManager.default.contentsOfDirectory(atPath: fromBucket.appendingPathComponent("media").path).sorted()
+        #expect(media == (try FileManager.default.contentsOfDirectory(atPath: local.appendingPathComponent("media").path).sorted()))
+
+        // Into a bucket too, and a prefix holding nothing of Agora's is exit 65 naming it.
+        let toBucket = try CLI.run(["import", "agora", "s3://recordings/agora-\(Fixture.sid)", "--out", "s3://recordings/captured-agora"],
+                                   environment: moto.environment())
+        #expect(toBucket.status == 0, "\(toBucket.stderr)\n\(toBucket.stdout)")
+        #expect(try moto.objects(bucket: "recordings", prefix: "captured-agora").keys.contains("session.json"))
+        let empty = try CLI.run(["import", "agora", "s3://recordings/nothing-here", "--out", root.appendingPathComponent("none").path],
+                                environment: moto.environment())
+        #expect(empty.status == 65, "\(empty.stderr)")
+    }
 }
+

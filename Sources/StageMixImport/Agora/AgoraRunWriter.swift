@@ -23,7 +23,8 @@ struct AgoraRunWriter {
         if run.slices.count == 1, let url = first.url {
             base = ("media/" + first.name, .linked(url), url)
         } else {
-            let file = "media/\(stem)+\(run.slices.count - 1).ts"
+            // No `+` in a name StageMix makes: some S3 stores and tools read it as a space.
+            let file = "media/\(stem)-and-\(run.slices.count - 1)-more.ts"
             let url = staging.appendingPathComponent(file)
             try Self.concatenate(run.slices.compactMap(\.url), into: url)
             base = (file, .written, url)
