@@ -129,7 +129,7 @@ struct AgoraImportTests {
     }
 
     /// `mode=raw`: one playlist per uid with audio and video in each slice; a DASH manifest is refused by name.
-    @Test func rawModeSlicesCarryBothKindsAndDASHIsRefusedByName() throws {
+    @Test func rawModeSlicesCarryBothKindsAndDASHIsReadByItsSlices() throws {
         let root = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
         let dir = root.appendingPathComponent("raw"), scratch = root.appendingPathComponent("scratch")
@@ -157,10 +157,25 @@ struct AgoraImportTests {
             #expect(tonePower(440, in: output.audio(from: t - 0.15, to: t + 0.15)) > 1e-4, "7 not heard at \(t) s")
         }
 
-        try "<MPD/>".write(to: dir.appendingPathComponent(Fixture.name("7", "vp8.mpd")), atomically: true, encoding: .utf8)
-        let refused = try CLI.run(["import", "agora", dir.path, "--out", root.appendingPathComponent("dash").path])
+        // VP8 from a browser: a DASH manifest beside WebM slices, one kind each, named with their UTC starts.
+        let dash = root.appendingPathComponent("dash")
+        try FileManager.default.createDirectory(at: dash, withIntermediateDirectories: true)
+        try "<MPD/>".write(to: dash.appendingPathComponent(Fixture.name("8", "vp8.mpd")), atomically: true, encoding: .utf8)
+        let refused = try CLI.run(["import", "agora", dash.path, "--out", root.appendingPathComponent("nothing").path])
         #expect(refused.status == 65, "\(refused.stderr)")
-        #expect(refused.stderr.contains(Fixture.name("7", "vp8.mpd")) && refused.stderr.contains("DASH"), "\(refused.stderr)")
+        #expect(refused.stderr.contains(Fixture.name("8", "vp8.mpd")) && refused.stderr.contains("WebM slices"), "\(refused.stderr)")
+        try FFmpegTool.run(["-f", "lavfi", "-i", "color=c=0x2040C0:s=320x180:r=15:d=3", "-c:v", "libvpx", "-b:v", "300k", "-g", "15",
+                            dash.appendingPathComponent(Fixture.name("8", "video_\(Fixture.utc(Fixture.zero + 500)).webm")).path])
+        try FFmpegTool.run(["-f", "lavfi", "-i", "sine=frequency=660:sample_rate=48000:duration=3", "-c:a", "libopus", "-ac", "1",
+                            dash.appendingPathComponent(Fixture.name("8", "audio_\(Fixture.utc(Fixture.zero + 500)).webm")).path])
+        let dashCapture = root.appendingPathComponent("dash-capture")
+        let fromDASH = try CLI.run(["import", "agora", dash.path, "--out", dashCapture.path])
+        #expect(fromDASH.status == 0, "\(fromDASH.stderr)")
+        #expect(try CaptureFolder(dashCapture).capture().tracks.map(\.id).sorted() == ["8-camera", "8-microphone"])
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("dash-out"), withIntermediateDirectories: true)
+        let (dashOutput, _) = try Self.compose(dashCapture, in: root.appendingPathComponent("dash-out"))
+        #expect(Self.look(for: Fixture.blue, in: try #require(dashOutput.frame(at: 1.5))).share > 0.3)
+        #expect(tonePower(660, in: dashOutput.audio(from: 1.3, to: 1.7)) > 1e-4)
     }
 
     /// DIR may be the bucket prefix Agora uploaded to: it is read into a scratch folder beside --out and

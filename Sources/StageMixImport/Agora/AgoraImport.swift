@@ -21,11 +21,14 @@ public struct AgoraImport: PlatformImporter {
         let named = folder.files.paths.compactMap { path in AgoraFileName((path as NSString).lastPathComponent).map { (path: path, name: $0) } }
         let sid = try recording(named, in: folder)
         let ours = named.filter { $0.name.sid == sid }
-        if let dash = ours.first(where: { $0.name.role == .dash }) {
-            throw ImportError(problems: [JSONProblem(file: dash.path, path: "", expected: "HLS playlists with TS or WebM slices",
-                                                     found: "a DASH manifest (mode=raw's VP8/VP9 recording with WebM segments), which StageMix does not read yet")])
-        }
         var session = PlatformSession()
+        // mode=raw with VP8/VP9 writes a DASH manifest beside WebM slices named as the legacy mode names
+        // them (one kind each, with the UTC start): the slices are read by their names, like a slice no
+        // playlist lists; the manifest adds nothing the names do not say.
+        let dash = ours.filter { $0.name.role == .dash }
+        for manifest in dash {
+            session.alignment.append("\(manifest.path): a DASH manifest; its WebM slices are read by their names (…__uid_e_<audio|video>_<utc>.webm), the manifest is not needed")
+        }
         var writer = AgoraRunWriter(staging: staging)
         session.alignment.append("Each slice is placed at the UTC start in its name (yyyyMMddHHmmssSSS, to the millisecond): Agora writes no EXT-X-PROGRAM-DATE-TIME. "
                                  + "Slices of a stream that continue one another (within 500 ms by their names and by their own timestamps) are one track, "
@@ -50,6 +53,10 @@ public struct AgoraImport: PlatformImporter {
             session.alignment.append("\(start.document): recorder_slice_start\(start.uid.map { " of uid \($0)" } ?? "") at \(PlatformClock.rfc3339(start.startMs))"
                                      + (start.discontinueMs.map { ", after an interruption at \(PlatformClock.rfc3339($0))" } ?? "")
                                      + "; read to check, the slices' names place the media")
+        }
+        if session.tracks.isEmpty, let manifest = dash.first {
+            throw ImportError(problems: [JSONProblem(file: manifest.path, path: "", expected: "WebM slices beside the DASH manifest, named as Agora names slices (…__uid_s_<uid>__uid_e_<audio|video>_<utc>.webm)",
+                                                     found: "none: StageMix reads Agora's DASH recordings by their slices' names")])
         }
         if session.tracks.isEmpty {
             throw ImportError(problems: [JSONProblem(file: folder.directory.path, path: "", expected: "Agora individual recording files of recording \(sid)",
