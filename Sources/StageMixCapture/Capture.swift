@@ -25,6 +25,9 @@ public struct Capture: Sendable, Hashable {
     public internal(set) var objects: StoredObjects?
     /// `import.json` beside `session.json`, when an importer made the capture (``ImportNote``).
     public internal(set) var importNote: ImportNote?
+    /// For a capture still being recorded, read as known so far (``CaptureInProgress/knownSoFar``): its
+    /// `recording.completeToMs`, where its events are made to end for now. Nil for a finished capture.
+    public internal(set) var completeToMs: Int?
 
     /// Checks `manifest` by every rule a `session.json` on disk is checked by (it is read through the
     /// same reader), so a capture made by an importer or a generator is as valid as one read from a

@@ -13,7 +13,7 @@ public enum CaptureReader {
     public static let manifestName = "session.json"
 
     /// Reads and validates `<directory>/session.json`.
-    public static func read(directory: URL) throws(CaptureError) -> Capture {
+    public static func read(directory: URL, inProgress: CaptureInProgress = .refuse) throws(CaptureError) -> Capture {
         let manifest = directory.appendingPathComponent(manifestName)
         // A mistyped folder is the usual cause: say that, not that session.json is missing inside it.
         var isFolder: ObjCBool = false
@@ -35,11 +35,12 @@ public enum CaptureReader {
                 file: manifestName, path: "$", expected: "a readable \(manifestName) in \(directory.path)",
                 found: FileManager.default.fileExists(atPath: manifest.path) ? "an unreadable file" : "no such file")])
         }
-        return try parse(data, directory: directory, file: manifestName)
+        return try parse(data, directory: directory, file: manifestName, inProgress: inProgress)
     }
 
     /// Validates manifest bytes; `directory` is the capture directory its media paths are relative to.
-    public static func parse(_ data: Data, directory: URL, file: String = "session.json") throws(CaptureError) -> Capture {
+    public static func parse(_ data: Data, directory: URL, file: String = "session.json",
+                             inProgress: CaptureInProgress = .refuse) throws(CaptureError) -> Capture {
         guard data.count <= CaptureLimits.maxManifestBytes else { throw CaptureError(problems: [tooLarge(file, bytes: data.count)]) }
         let root: JSONValue
         do {
@@ -48,8 +49,21 @@ public enum CaptureReader {
             throw CaptureError(problems: [JSONProblem(file: file, syntax: error)])
         }
         var decoder = ManifestDecoder(file: file, directory: directory.standardizedFileURL)
-        guard let capture = decoder.decode(root), decoder.walker.problems.isEmpty else {
+        guard var capture = decoder.decode(root), decoder.walker.problems.isEmpty else {
             throw CaptureError(problems: decoder.walker.problems)
+        }
+        if let completeToMs = capture.completeToMs {
+            switch inProgress {
+            case .refuse:
+                throw CaptureError(problems: [JSONProblem(
+                    file: file, path: "$.recording",
+                    expected: "a finished capture (\"session.ended\" as its last event); one still being recorded is composed with `stagemix compose --follow`",
+                    found: "a capture in progress, complete to \(completeToMs) ms")])
+            case .knownSoFar:
+                capture.events = capture.events.filter { $0.atMs < completeToMs } + [SessionEvent(atMs: completeToMs, .sessionEnded)]
+                capture.warnings.append(JSONProblem(file: file, path: "$.recording", expected: "a finished capture",
+                                                    found: "one still being recorded: what is known up to completeToMs \(completeToMs) ms, ended there for now"))
+            }
         }
         return capture
     }

@@ -23,6 +23,8 @@ struct EventSequenceValidator {
     /// Participant id -> their tracks that are published, so leaving costs only what it ends.
     private var publishedBy: [String: Set<String>] = [:]
     private var census = StageCensus()
+    /// A capture in progress (with `recording`): no `session.ended` yet, and none allowed.
+    var inProgress = false
 
     init(roles: [String: Role]?, participantIds: Set<String>?, trackOwners: [String: String?]?) {
         self.roles = roles
@@ -63,6 +65,13 @@ struct EventSequenceValidator {
 
     private func checkSessionEnded(_ records: [EventRecord], eventsPath: JSONPath, into walker: inout JSONWalker) {
         let ends = records.filter { $0.type == "session.ended" }.map(\.index)
+        if inProgress {
+            if let first = ends.first {
+                walker.problem(JSONPath.root.key("recording"), expected: "no \"recording\" member once the session has ended",
+                               found: "\"session.ended\" at events[\(first)] as well")
+            }
+            return
+        }
         guard let first = ends.first else {
             walker.problem(eventsPath, expected: "exactly one \"session.ended\" event, as the last event",
                            found: records.isEmpty ? "no events" : "no \"session.ended\" among \(records.count) events")

@@ -35,16 +35,29 @@ struct ManifestDecoder {
         let (participants, participantIds) = decodeParticipants(document, at: path)
         let (tracks, trackOwners) = decodeTracks(document, at: path, participantIds: participantIds)
         let events = decodeEvents(document, at: path)
+        let completeToMs = decodeRecording(document, at: path)
 
         if let events {
             var validator = EventSequenceValidator(roles: roles, participantIds: participantIds, trackOwners: trackOwners)
+            validator.inProgress = document["recording"] != nil
             validator.validate(events, eventsPath: path.key("events"), into: &walker)
         }
 
         guard let sessionId, let startedAt else { return nil }
-        return Capture(directory: directory, sessionId: sessionId, startedAt: startedAt, roles: roles,
-                       participants: participants, tracks: tracks,
-                       events: events?.compactMap(\.event) ?? [], warnings: walker.warnings)
+        var capture = Capture(directory: directory, sessionId: sessionId, startedAt: startedAt, roles: roles,
+                              participants: participants, tracks: tracks,
+                              events: events?.compactMap(\.event) ?? [], warnings: walker.warnings)
+        capture.completeToMs = completeToMs
+        return capture
+    }
+
+    /// `recording` of a capture in progress: `{"completeToMs": N}`, N whole milliseconds on the session clock.
+    private mutating func decodeRecording(_ document: JSONObject, at path: JSONPath) -> Int? {
+        guard let value = document["recording"] else { return nil }
+        guard let recording = walker.object(value, at: path.key("recording")) else { return nil }
+        return walker.field(recording, "completeToMs", at: path.key("recording"),
+                            expected: "whole milliseconds on the session clock, 0 to \(CaptureLimits.atMs.upperBound)",
+                            JSONConvert.integer(in: CaptureLimits.atMs))
     }
 
     // MARK: Roles and participants

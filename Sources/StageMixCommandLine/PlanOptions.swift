@@ -63,8 +63,11 @@ public struct PlanOptions: ParsableArguments {
     public func validate() throws { try options.validateForCommandLine() }
 
     /// Reads the capture and layout and works out the plan; input problems exit with `ExitCode.badInput`.
-    public func planDocument(speakers: ((Capture, StageTimeline) throws -> SpeakerTimeline)? = nil) throws -> (Capture, Layout, PlanDocument) {
-        let planned = try CompositionInput.plan(capture: CaptureSources.source(at: capture), options: options, speakers: speakers)
+    /// `inProgress`: what to do with a capture still being recorded (only `plan` plans what is known so far).
+    public func planDocument(inProgress: CaptureInProgress = .refuse,
+                             speakers: ((Capture, StageTimeline) throws -> SpeakerTimeline)? = nil) throws -> (Capture, Layout, PlanDocument) {
+        let planned = try CompositionInput.plan(capture: CaptureSources.source(at: capture), options: options, inProgress: inProgress,
+                                                speakers: speakers)
         // The speaker pass read the microphones: a store that failed a read is not a silent microphone.
         try planned.0.checkStorage()
         return planned

@@ -27,7 +27,8 @@ extension StageMix {
 
         func run() throws {
             try runReportingErrors {
-                let (capture, _, doc) = try options.planDocument(speakers: SpeakerAnalysis.planningPass())
+                // A capture still being recorded is planned as far as it is known, and the plan says so.
+                let (capture, _, doc) = try options.planDocument(inProgress: .knownSoFar, speakers: SpeakerAnalysis.planningPass())
                 if let html {
                     do {
                         try OutputFile(target: URL(fileURLWithPath: html), overwrite: overwrite).write { staging in

@@ -76,6 +76,26 @@ import Testing
         #expect(lines[5].hasPrefix("INVALID ") && lines[5].contains("$.events"), "\(lines[5])")
     }
 
+    /// A capture in progress: `recording` and no `session.ended` is valid; either without the other is not.
+    @Test func aCaptureInProgressMatchesTheSchemaAndHalfOfOneDoesNot() throws {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        let inProgress = CaptureInProgressTests.inProgress(completeToMs: 4_000)
+        var both = CaptureFixture.valid
+        both.document["recording"] = ["completeToMs": 4_000]
+        var badCompleteTo = inProgress
+        badCompleteTo.document["recording"] = ["completeToMs": "later"]
+        var neither = inProgress
+        neither.document["recording"] = nil
+        let lines = try Self.validate([Self.write(inProgress, in: scratch, as: "in-progress.json"), Self.write(both, in: scratch, as: "both.json"),
+                                       Self.write(badCompleteTo, in: scratch, as: "bad.json"), Self.write(neither, in: scratch, as: "neither.json")])
+        try #require(lines.count == 4)
+        #expect(lines[0].hasPrefix("VALID "), "\(lines[0])")
+        #expect(lines[1].hasPrefix("INVALID ") && lines[1].contains("$.events"), "\(lines[1])")
+        #expect(lines[2].hasPrefix("INVALID ") && lines[2].contains("$.recording.completeToMs"), "\(lines[2])")
+        #expect(lines[3].hasPrefix("INVALID ") && lines[3].contains("$.events"), "\(lines[3])")
+    }
+
     @Test func everySampleManifestMatchesTheSchema() throws {
         let samples = Self.repository.appendingPathComponent("Samples")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: samples.path)) ?? []

@@ -20,7 +20,7 @@ public struct CaptureBucket: CaptureSource {
 
     public var location: String { prefix.description }
 
-    public func capture() throws(CaptureError) -> Capture {
+    public func capture(inProgress: CaptureInProgress) throws(CaptureError) -> Capture {
         let manifest = prefix.appending(CaptureReader.manifestName)
         let client: S3Client
         let data: Data
@@ -36,7 +36,7 @@ public struct CaptureBucket: CaptureSource {
         guard let directory = URL(string: prefix.appending("").description) else {
             throw CaptureError(problems: [JSONProblem(file: prefix.description, path: "", expected: "an s3:// URL", found: "one that is not a URL")])
         }
-        var capture = try CaptureReader.parse(data, directory: directory, file: manifest.description)
+        var capture = try CaptureReader.parse(data, directory: directory, file: manifest.description, inProgress: inProgress)
         capture.objects = StoredObjects(client: client, prefix: prefix)
         capture.importNote = try Self.importNote(prefix.appending(ImportNote.fileName), client: client)
         return capture

@@ -12,8 +12,8 @@ public struct CaptureFolder: CaptureSource {
 
     public var location: String { directory.path }
 
-    public func capture() throws(CaptureError) -> Capture {
-        var capture = try CaptureReader.read(directory: directory)
+    public func capture(inProgress: CaptureInProgress) throws(CaptureError) -> Capture {
+        var capture = try CaptureReader.read(directory: directory, inProgress: inProgress)
         capture.importNote = ImportNote.read(in: directory)
         return capture
     }

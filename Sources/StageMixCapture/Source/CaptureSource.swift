@@ -8,6 +8,12 @@ import Foundation
 public protocol CaptureSource: Sendable {
     /// How the source is named in messages and reports: a path, a URL.
     var location: String { get }
-    /// Reads the source: the capture, or every problem with its file and JSON path.
-    func capture() throws(CaptureError) -> Capture
+    /// Reads the source: the capture, or every problem with its file and JSON path. A capture still
+    /// being recorded is refused or read as known so far, as `inProgress` says.
+    func capture(inProgress: CaptureInProgress) throws(CaptureError) -> Capture
+}
+
+extension CaptureSource {
+    /// The capture, which must be finished: one still being recorded is refused (`$.recording`).
+    public func capture() throws(CaptureError) -> Capture { try capture(inProgress: .refuse) }
 }

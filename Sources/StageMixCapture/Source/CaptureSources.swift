@@ -16,7 +16,7 @@ public enum CaptureSources {
 struct UnreadableLocation: CaptureSource {
     let location: String
 
-    func capture() throws(CaptureError) -> Capture {
+    func capture(inProgress: CaptureInProgress) throws(CaptureError) -> Capture {
         let expected = location.hasPrefix("s3://")
             ? "s3://bucket/prefix, with a bucket name of 3 to 63 lower-case letters, digits, dots and hyphens"
             : "a capture folder's path or an s3://bucket/prefix URL"

@@ -11,10 +11,11 @@ public enum CompositionInput {
     /// not fit the layout (a rendition's frame rate against the layout's) is an ``OptionError``: exit 64.
     /// `speakers` is the audio-only speaker pass (StageMixPipeline's `SpeakerAnalysis`) for layouts that
     /// follow the speaker; without it (the service's checks, which read no media) they keep the pinned order.
-    public static func plan(capture source: any CaptureSource, options: ComposeOptions,
+    /// A capture still being recorded is refused unless `inProgress` says to plan what is known so far.
+    public static func plan(capture source: any CaptureSource, options: ComposeOptions, inProgress: CaptureInProgress = .refuse,
                             speakers: ((Capture, StageTimeline) throws -> SpeakerTimeline)? = nil) throws -> (Capture, Layout, PlanDocument) {
         do {
-            let capture = try source.capture()
+            let capture = try source.capture(inProgress: inProgress)
             let layoutName = options.layoutOrDefault
             // Neither a built-in nor a file: a mistyped option value (exit 64), with the likely name.
             let layoutFile = layoutName.hasPrefix(Layout.twilioPrefix) ? String(layoutName.dropFirst(Layout.twilioPrefix.count)) : layoutName
