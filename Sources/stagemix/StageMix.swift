@@ -6,7 +6,7 @@ struct StageMix: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stagemix",
         abstract: "Compose recorded livestream captures into HLS, with stage timeline and billing reports.",
-        subcommands: [Plan.self, Compose.self, ComposeChunk.self, Preview.self, Synth.self, Probe.self, Import.self,
+        subcommands: [Plan.self, Compose.self, ComposeChunk.self, Preview.self, Synth.self, Probe.self, Import.self, Replay.self,
                       Serve.self, Enqueue.self, Worker.self, Jobs.self, Token.self]
     )
 

@@ -193,6 +193,16 @@ public final class Muxer: @unchecked Sendable {
         try ffCheck(av_interleaved_write_frame(context, p), .muxFailed, "cannot write packet to '\(location)'")
     }
 
+    /// Writes out what the muxer holds (a Matroska cluster, an Ogg page) and flushes the file, so a
+    /// reader of the growing file sees every packet written so far (a recorder writing live).
+    public func flush() throws(MediaError) {
+        guard headerWritten, !finished, let context else { return }
+        if context.pointee.oformat.pointee.flags & AVFMT_ALLOW_FLUSH != 0 {
+            try ffCheck(av_write_frame(context, nil), .muxFailed, "cannot flush '\(location)'")
+        }
+        if let pb = context.pointee.pb { avio_flush(pb) }
+    }
+
     /// Flushes interleaving queues and writes the trailer (index, cues, final playlist).
     public func finish() throws(MediaError) {
         guard headerWritten, !finished else { return }
