@@ -12,7 +12,7 @@ extension StageMix.Import {
                 files anywhere under it (the recording.ready-to-download webhook, the recording's event JSON). Each file \
                 is placed by its own timestamps, which count from the recording's start; every participant is shown by \
                 the displayName of Daily's events (else their session id), on stage while publishing; screen-video and \
-                screen-audio are screen shares; Daily's pause events, and gaps of a second or more in a camera or \
+                screen-audio are screen shares; Daily's pause events, and gaps of more than a second in a camera or \
                 microphone file, are mutes. Exit codes: 0 done, 64 usage error, 65 bad input.
                 """)
 
