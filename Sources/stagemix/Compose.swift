@@ -30,6 +30,12 @@ extension StageMix {
 
         @OptionGroup var chunks: ChunkOptions
 
+        @Flag(help: "Compose a capture while it is recorded (a capture in progress): each chunk as soon as it is recorded, the output published whole when the session ends (docs/follow.md).")
+        var follow = false
+
+        @Option(help: "With --follow: seconds without a new session.json after which the recorder is taken for stopped (exit 75, nothing published).")
+        var followTimeout: Double = 120
+
         /// On the queue: which phase of a chunked composition this run is, and its work folder (docs/chunks.md).
         @Option(name: .customLong("chunk-phase"), help: .hidden) var chunkPhase: QueuePhase?
         @Option(name: .customLong("chunk-work"), help: .hidden) var chunkWork: String?
@@ -43,12 +49,32 @@ extension StageMix {
             if (chunkPhase == nil) != (chunkWork == nil) || (chunkPhase != nil && chunks.chunkSeconds == nil) {
                 throw ValidationError("--chunk-phase and --chunk-work go together, with --chunk-seconds")
             }
+            if follow {
+                if plan.capture.contains("://") || target.out.contains("://") {
+                    throw ValidationError("--follow reads a capture folder on this machine and writes a folder (not yet s3://)")
+                }
+                if target.options(plan: plan, encode: encode, chunks: chunks).edits != nil { throw ValidationError("--follow does not take --edits: an edit may name any moment of a session not yet recorded") }
+                if chunkPhase != nil { throw ValidationError("--follow runs on its own, not as a phase of a queued composition") }
+                guard followTimeout.isFinite, followTimeout >= 1, followTimeout <= 86_400 else {
+                    throw ValidationError("--follow-timeout must be between 1 and 86400 seconds")
+                }
+            }
         }
 
         func run() async throws {
             let signals = StopSignals()
             try await runReportingErrors {
                 MediaLog.setLevel(.error)
+                if follow {
+                    var options = target.options(plan: plan, encode: encode, chunks: chunks)
+                    // Chunks of about ten seconds, a whole number of segments, unless --chunk-seconds says.
+                    let segment = options.segmentSecondsOrDefault
+                    options.chunkSeconds = options.chunkSeconds ?? segment * max(1, (10 / segment).rounded())
+                    let followed = ComposeFollow(capture: plan.capture, options: options, out: target.out, overwrite: target.overwrite,
+                                                 timeoutSeconds: followTimeout, signals: signals)
+                    try await onOwnThread(named: "stagemix-follow") { try followed.run() }
+                    return
+                }
                 let options = target.options(plan: plan, encode: encode, chunks: chunks)
                 let captureDirectory = plan.capture
                 // A speaker layout decodes every microphone while planning: C work, on a thread of its own, stoppable.

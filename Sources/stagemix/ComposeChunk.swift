@@ -50,7 +50,8 @@ extension StageMix {
                 let job = try chunkJob()
                 do {
                     try await onOwnThread(named: "stagemix-chunk") {
-                        let capture = try CaptureSources.source(at: job.capture).capture()
+                        // A chunk of a followed composition reads the capture as it was recorded so far; its plan is in the job.
+                        let capture = try CaptureSources.source(at: job.capture).capture(inProgress: .knownSoFar)
                         try ChunkEncoding(job: job).run(capture: capture, shouldStop: { signals.stopRequested || worker.isGone })
                     }
                 } catch is CancellationError {

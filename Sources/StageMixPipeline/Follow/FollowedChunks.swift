@@ -1,0 +1,146 @@
+public import Foundation
+public import StageMixCapture
+public import StageMixPlan
+public import StageMixOptions
+import StageMixTime
+import StageMixJSON
+
+/// The part of `compose --follow` that runs while the session is recorded: it looks at the capture
+/// in progress (a look a second at most: `session.json` is replaced by a rename, so its identity
+/// tells a new version), plans what is known so far, and encodes each chunk of video as soon as
+/// `completeToMs` has passed its end (and the margin a reader may need), into the work folder as the
+/// queue's workers put chunks (``ChunkRun/chunkFolder(_:in:)``). It returns when `session.ended`
+/// has arrived, with the slice of plan each chunk was encoded from, for the end to check.
+public struct FollowedChunks {
+    public let capture: any CaptureSource
+    public let options: ComposeOptions
+    public let runner: any ChunkRunner
+    public let work: URL
+    /// A recorder that adds nothing (no new `session.json`, no media growing) for this long has stopped.
+    public let timeoutSeconds: Double
+    /// How far past a chunk's end `completeToMs` must be before the chunk is encoded.
+    public static let marginMs = 500
+
+    public init(capture: any CaptureSource, options: ComposeOptions, runner: any ChunkRunner, work: URL, timeoutSeconds: Double) {
+        self.capture = capture
+        self.options = options
+        self.runner = runner
+        self.work = work
+        self.timeoutSeconds = timeoutSeconds
+    }
+
+    /// What following left: the chunks encoded, each with the slice of plan it was made from; the lag
+    /// kept (the largest gap between `completeToMs` and the end of the chunks encoded, in ms).
+    public struct Log: Sendable {
+        public var encoded: [Int: ChunkPlanSlice] = [:]
+        public var ranges: [Int: Range<Int>] = [:]
+        public var versions = 0
+        public var lastCompleteToMs = 0
+        public var maxLagMs = 0
+    }
+
+    public func run(shouldStop: @escaping @Sendable () -> Bool, progress: (Int, Int) -> Void) throws -> Log {
+        var log = Log()
+        var lastChange = Date()
+        var lastStamp: FileStamp?
+        let manifest = URL(fileURLWithPath: capture.location).appendingPathComponent(CaptureReader.manifestName)
+        while true {
+            if shouldStop() { throw CancellationError() }
+            let stamp = FileStamp(manifest) ?? lastStamp
+            guard stamp != lastStamp || log.versions == 0 else {
+                if Date().timeIntervalSince(lastChange) > timeoutSeconds {
+                    throw FollowTimeout(completeToMs: log.lastCompleteToMs, seconds: timeoutSeconds)
+                }
+                Thread.sleep(forTimeInterval: 0.2)
+                continue
+            }
+            lastStamp = stamp
+            lastChange = Date()
+            let known = try capture.capture(inProgress: .knownSoFar)
+            guard let completeToMs = known.completeToMs else { return log }
+            if completeToMs < log.lastCompleteToMs {
+                throw BadInput(CaptureError(problems: [JSONProblem(file: manifest.path, path: "$.recording.completeToMs",
+                                                                   expected: "at least \(log.lastCompleteToMs), as the version before said",
+                                                                   found: "\(completeToMs): it went back")]))
+            }
+            log.versions += 1
+            log.lastCompleteToMs = completeToMs
+            let (_, _, document) = try CompositionInput.plan(capture: StaticCapture(capture: known), options: options, inProgress: .knownSoFar)
+            let plan = document.plan
+            let ready = MediaTime.frame(atMs: max(0, completeToMs - Self.marginMs), fps: plan.fps)
+            for (index, frames) in ChunkRun.ranges(plan: plan, options: options).enumerated()
+            where log.encoded[index] == nil && frames.upperBound <= ready && frames.count == Self.fullChunk(plan: plan, options: options) {
+                try encode(index, frames: frames, plan: plan, shouldStop: shouldStop)
+                log.encoded[index] = ChunkPlanSlice(plan: plan, frames: frames)
+                log.ranges[index] = frames
+                log.maxLagMs = max(log.maxLagMs, completeToMs - MediaTime.ms(atFrame: frames.upperBound, fps: plan.fps))
+                progress(completeToMs, MediaTime.ms(atFrame: frames.upperBound, fps: plan.fps))
+            }
+        }
+    }
+
+    /// Frames in a whole chunk (the last of a session may be shorter).
+    static func fullChunk(plan: CompositionPlan, options: ComposeOptions) -> Int {
+        let settings = ComposeSettings(options)
+        let keyframeEvery = RenditionSpec.keyframeInterval(canvasFps: plan.fps, segmentSeconds: settings.segmentSeconds)
+        return keyframeEvery * max(1, Int(((options.chunkSeconds ?? settings.segmentSeconds) / settings.segmentSeconds).rounded()))
+    }
+
+    /// Encodes chunk `index` into a folder of its own beside its final place, then renames it there whole.
+    func encode(_ index: Int, frames: Range<Int>, plan: CompositionPlan, shouldStop: @escaping @Sendable () -> Bool) throws {
+        try Self.encode(index, frames: frames, plan: plan, capture: capture.location, options: options, runner: runner, work: work,
+                        shouldStop: shouldStop)
+    }
+
+    public static func encode(_ index: Int, frames: Range<Int>, plan: CompositionPlan, capture: String, options: ComposeOptions,
+                              runner: any ChunkRunner, work: URL, shouldStop: @escaping @Sendable () -> Bool) throws {
+        let final = ChunkRun.chunkFolder(index, in: work)
+        let attempt = work.appendingPathComponent(".\(final.lastPathComponent).attempt")
+        try? FileManager.default.removeItem(at: attempt)
+        try FileManager.default.createDirectory(at: attempt, withIntermediateDirectories: true)
+        let job = ChunkJob(index: index, capture: capture, options: options, plan: plan, from: frames.lowerBound, to: frames.upperBound,
+                           work: attempt.path, pictures: attempt.path)
+        try job.write(to: job.jobFile)
+        try runner.run(job: job.jobFile, shouldStop: shouldStop)
+        if shouldStop() { throw CancellationError() }
+        // The job's paths name the attempt's folder: written again for the place the join reads from.
+        var placed = job
+        placed.work = final.path
+        placed.pictures = final.path
+        try? FileManager.default.removeItem(at: final)
+        try FileManager.default.moveItem(at: attempt, to: final)
+        try placed.write(to: placed.jobFile)
+    }
+}
+
+/// `session.json`'s identity: a recorder replaces it by a rename, so a new version is a new inode
+/// (or, written in place, a new size or time).
+struct FileStamp: Equatable {
+    var inode: UInt64
+    var size: Int64
+    var modified: Double
+
+    init?(_ url: URL) {
+        var info = stat()
+        guard stat(url.path, &info) == 0 else { return nil }
+        inode = UInt64(info.st_ino)
+        size = Int64(info.st_size)
+        modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
+    }
+}
+
+/// A recorder that stopped adding to the capture: nothing is published (exit 75).
+public struct FollowTimeout: Error, CustomStringConvertible {
+    public var completeToMs: Int
+    public var seconds: Double
+    public var description: String {
+        "the recorder added nothing for \(Int(seconds)) s (the capture is complete to \(completeToMs) ms); nothing was published"
+    }
+}
+
+/// A capture already read, as a source (the plan of what is known so far is made from the version just read).
+struct StaticCapture: CaptureSource {
+    let capture: Capture
+    var location: String { capture.directory.path }
+    func capture(inProgress: CaptureInProgress) throws(CaptureError) -> Capture { capture }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+import StageMixTestSupport
+
+/// `compose --follow`: a capture composed while `stagemix replay` records it. Chunks are composed
+/// while the session goes on, the output is published soon after `session.ended`, and it is the
+/// output a whole run writes (the same segments, playlists, plan, timeline and billing, byte for
+/// byte); a recorder that stops and a recorder that breaks the contract are refused.
+@Suite("compose --follow", .serialized)
+struct FollowTests {
+    typealias CLI = CommandLineTests
+    static let encoding = ["--chunk-seconds", "4", "--resolution", "640x360", "--fps", "15", "--preset", "ultrafast"]
+
+    static func start(_ arguments: [String], log: URL) throws -> Process {
+        let process = Process()
+        process.executableURL = CLI.executable
+        process.arguments = arguments
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: log)
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// Every file under a folder, relative path to its bytes.
+    static func files(_ folder: URL) -> [String: Data] {
+        var out: [String: Data] = [:]
+        let base = folder.standardizedFileURL.path + "/"
+        for case let url as URL in FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) ?? FileManager.DirectoryEnumerator() {
+            if let data = FileManager.default.contents(atPath: url.path), !url.hasDirectoryPath {
+                out[String(url.standardizedFileURL.path.dropFirst(base.count))] = data
+            }
+        }
+        return out
+    }
+
+    @Test func aSessionComposedWhileRecordedIsTheWholeRunsOutput() throws {
+        let root = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let live = root.appendingPathComponent("live"), followed = root.appendingPathComponent("followed")
+        let recorder = try Self.start(["replay", Repository.root.appendingPathComponent("Samples/panel").path, "--out", live.path,
+                                       "--speed", "4", "--tick", "0.25"], log: root.appendingPathComponent("replay.log"))
+        while !FileManager.default.fileExists(atPath: live.appendingPathComponent("session.json").path) { Thread.sleep(forTimeInterval: 0.02) }
+        let composed = try CLI.run(["compose", live.path, "--out", followed.path, "--follow"] + Self.encoding)
+        recorder.waitUntilExit()
+        #expect(recorder.terminationStatus == 0)
+        #expect(composed.status == 0, "\(composed.stderr)")
+        // Some chunks were composed while the session was recorded, not all at the end.
+        let during = composed.stderr.firstMatch(of: /(\d+) of (\d+) chunks while it was recorded/)
+        #expect((during.flatMap { Int($0.1) } ?? 0) >= 3, "\(composed.stderr)")
+
+        let whole = root.appendingPathComponent("whole")
+        #expect(try CLI.run(["compose", live.path, "--out", whole.path] + Self.encoding).status == 0)
+        let a = Self.files(followed), b = Self.files(whole)
+        #expect(Set(a.keys) == Set(b.keys))
+        for (name, data) in b where !["report.json", "report.html", ".stagemix-output"].contains(name) {
+            #expect(a[name] == data, "\(name) differs from the whole run's")
+        }
+        // No work folder is left beside the output.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).filter { $0.hasPrefix(".") }.isEmpty)
+    }
+
+    @Test func aRecorderThatStopsOrBreaksTheContractIsRefusedAndNothingIsPublished() throws {
+        let root = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let live = root.appendingPathComponent("live")
+        let recorder = try Self.start(["replay", Repository.root.appendingPathComponent("Samples/panel").path, "--out", live.path,
+                                       "--speed", "2", "--tick", "0.25"], log: root.appendingPathComponent("replay.log"))
+        while !FileManager.default.fileExists(atPath: live.appendingPathComponent("session.json").path) { Thread.sleep(forTimeInterval: 0.02) }
+        Thread.sleep(forTimeInterval: 1)
+        recorder.terminate()   // a recorder that dies mid-session: the capture stays in progress
+        recorder.waitUntilExit()
+        let out = root.appendingPathComponent("out")
+        let stalled = try CLI.run(["compose", live.path, "--out", out.path, "--follow", "--follow-timeout", "2"] + Self.encoding)
+        #expect(stalled.status == 75, "\(stalled.stderr)")
+        #expect(stalled.stderr.contains("added nothing for 2 s") && stalled.stderr.contains("complete to"), "\(stalled.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).filter { $0.hasPrefix(".") }.isEmpty)
+
+        // Options --follow cannot honour are usage errors.
+        #expect(try CLI.run(["compose", live.path, "--out", "s3://bucket/out", "--follow"]).status == 64)
+        let edits = root.appendingPathComponent("edits.json")
+        try #"{"format": "stagemix.edits/1"}"#.write(to: edits, atomically: true, encoding: .utf8)
+        #expect(try CLI.run(["compose", live.path, "--out", out.path, "--follow", "--edits", edits.path]).status == 64)
+    }
+}
