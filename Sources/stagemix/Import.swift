@@ -12,7 +12,7 @@ extension StageMix {
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Import another platform's per-track recordings as a capture (see docs/import.md).",
-            subcommands: [Twilio.self, LiveKit.self, Janus.self, Agora.self, HundredMs.self])
+            subcommands: [Twilio.self, LiveKit.self, Janus.self, Agora.self, HundredMs.self, VideoSDK.self])
     }
 }
 
