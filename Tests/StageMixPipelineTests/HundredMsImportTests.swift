@@ -36,9 +36,10 @@ struct HundredMsImportTests {
         let stage = SeenAndHeard(output, tones: [440, 660, 880], over: 0.3...5.8)
         let (red, yellow, green, blue) = (Fixture.red, Fixture.yellow, Fixture.green, Fixture.blue)
         stage.expect(at: 0.5, seen: [(red, true), (green, false), (blue, false)], heard: [(440, true), (880, false)])
-        stage.expect(at: 1.5, seen: [(red, true), (green, true), (blue, false)], heard: [(440, true), (880, false)])
-        stage.expect(at: 2.6, seen: [(red, true), (green, true), (blue, true)], heard: [(440, true), (880, true)])
-        stage.expect(at: 3.5, seen: [(yellow, true), (green, true), (blue, true)], heard: [(660, true), (880, true)])
+        stage.expect(at: 1.3, seen: [(red, true), (green, true), (blue, false)], heard: [(440, true), (880, false)])
+        // Maya's screen share paused (a hole in its file): the placeholder, not its last picture.
+        stage.expect(at: 2.6, seen: [(red, true), (green, false), (blue, true)], heard: [(440, true), (880, true)])
+        stage.expect(at: 3.8, seen: [(yellow, true), (green, true), (blue, true)], heard: [(660, true), (880, true)])
         // Maya's microphone muted from 4 to 5 s by track.update.success; her screen share removed at 4 s.
         stage.expect(at: 4.5, seen: [(yellow, true), (green, false), (blue, true)], heard: [(660, false), (880, true)])
         stage.expect(at: 5.5, seen: [(yellow, true), (blue, true)], heard: [(660, true), (880, true)])
@@ -98,5 +99,6 @@ struct HundredMsImportTests {
         let early = try #require(HundredMsPlacement.estimate(Clues(durationMs: 4_000, recordingStartedMs: 8_000, joinedMs: 9_000)))
         #expect(early.startMs == 9_000 && early.basis.contains("moved to the peer's joined_at"))
         #expect(HundredMsPlacement.estimate(Clues(durationMs: 4_000)) == nil)
+        #expect(VideoGaps.union([5...8, 1...3, 2...4]) == [1...4, 5...8], "an event's mute and a hole in the file, joined")
     }
 }

@@ -69,7 +69,8 @@ public struct HundredMsImport: PlatformImporter {
             let id = session.add(PlacedTrack(id: "\(recording.peerId)-\(source.rawValue)", participantId: recording.peerId, source: source, file: file, media: media,
                                              mediaStartMs: placement.startMs, fromMs: placement.startMs, toMs: placement.startMs + length,
                                              width: measured?.header?.width, height: measured?.header?.height,
-                                             mutes: Self.mutes(events, from: placement.startMs, to: placement.startMs + length)))
+                                             mutes: VideoGaps.union(Self.mutes(events, from: placement.startMs, to: placement.startMs + length)
+                                                                    + (measured?.videoGaps(placedAt: placement.startMs) ?? []))))
             session.alignment.append("\(file) (\(name)'s \(source.rawValue), track \(recording.trackId)): starts at \(PlatformClock.rfc3339(placement.startMs)), from \(placement.basis)"
                                      + (inferred ? "; a screen share by its stream (another than the peer's first), no track event saying so" : ""))
             trackNames[id] = ["track_id": recording.trackId, "peer_id": recording.peerId]

@@ -137,7 +137,7 @@ public struct VideoSDKImport: PlatformImporter {
                                     file: capturePath, media: file.lost == nil ? .linked(file.url!) : .lost,
                                     mediaStartMs: spot.startMs, fromMs: spot.startMs, toMs: max(next ?? ends, ends),
                                     width: file.header?.width, height: file.header?.height,
-                                    mutes: next.map { $0 > ends ? [ends...$0] : [] } ?? []))
+                                    mutes: VideoGaps.union(file.videoGaps(placedAt: spot.startMs) + (next.map { $0 > ends ? [ends...$0] : [] } ?? []))))
         }
     }
 

@@ -7,7 +7,8 @@ import StageMixTestSupport
 /// did known exactly. The session starts at `zero` (2026-11-26T18:00:00Z):
 ///
 /// - Maya, 0 to 6 s: camera red then yellow from 3 s, microphone 440 Hz then 660 Hz from 3 s, muted
-///   from 4 to 5 s by `track.update.success` events; a screen share (its own stream), green, 1 to 4 s.
+///   from 4 to 5 s by `track.update.success` events; a screen share (its own stream), green, 1 to 4 s,
+///   paused from 1.5 to 3.5 s: its file has no frame then, and no event says so.
 ///   The analytics track events (`analytics/track-events.json`) give each of her tracks' `started_at`.
 /// - Ben joins late, 2 to 6 s, and leaves: camera blue, microphone 880 Hz. Nothing gives his tracks'
 ///   start: only his `left_at` and the files' lengths (the success webhooks come 40 s later).
@@ -55,7 +56,7 @@ struct HundredMsRecordingFixture {
         }
         try Self.video(file("tr-maya-cam"), ["color=c=0xC83020:s=320x180:r=15:d=3", "color=c=0xE0D020:s=320x180:r=15:d=3"])
         try Self.audio(file("tr-maya-mic"), ["sine=frequency=440:sample_rate=48000:duration=3", "sine=frequency=660:sample_rate=48000:duration=3"])
-        try Self.video(file("tr-maya-screen"), ["color=c=0x20A040:s=320x180:r=15:d=3"])
+        try Self.video(file("tr-maya-screen"), ["color=c=0x20A040:s=320x180:r=15:d=3"], select: "not(between(t,0.5,2.5))")
         try Self.video(file("tr-ben-cam"), ["color=c=0x2040C0:s=320x180:r=15:d=4"])
         try Self.audio(file("tr-ben-mic"), ["sine=frequency=880:sample_rate=48000:duration=4"])
         try webhooks().joined(separator: "\n").write(to: directory.appendingPathComponent("webhooks/events.jsonl"), atomically: true, encoding: .utf8)
@@ -105,10 +106,12 @@ struct HundredMsRecordingFixture {
         return #"{"limit":50,"total":\#(events.count),"events":[\#(events.joined(separator: ","))]}"#
     }
 
-    /// A VP8 WebM of the `lavfi` colour sources one after another.
-    static func video(_ file: URL, _ sources: [String]) throws {
+    /// A VP8 WebM of the `lavfi` colour sources one after another; with `select`, only the frames it
+    /// selects, their timestamps kept (a hole where a sender stopped).
+    static func video(_ file: URL, _ sources: [String], select: String? = nil) throws {
         let inputs = sources.flatMap { ["-f", "lavfi", "-i", $0] }
-        try FFmpegTool.run(inputs + ["-filter_complex", sources.indices.map { "[\($0)]" }.joined() + "concat=n=\(sources.count):v=1:a=0",
+        try FFmpegTool.run(inputs + ["-filter_complex", sources.indices.map { "[\($0)]" }.joined() + "concat=n=\(sources.count):v=1:a=0"
+                                        + (select.map { ",select='\($0)'" } ?? ""), "-fps_mode", "passthrough",
                                      "-c:v", "libvpx", "-deadline", "realtime", "-cpu-used", "8", "-b:v", "300k", "-g", "15", "-pix_fmt", "yuv420p", "-f", "webm", file.path])
     }
 
