@@ -68,6 +68,12 @@ struct HundredMsImportTests {
         let file = try #require(lost.layers.first?.file)
         #expect(!FileManager.default.fileExists(atPath: capture.appendingPathComponent(file).path))
         #expect(read.track("\(Fixture.ben)-microphone") != nil)
+        let (output, out) = try AgoraImportTests.compose(capture, in: root)
+        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("report.json"))) as? [String: Any]
+        let lostMedia = try #require(report?["lostMedia"] as? [String: String])
+        #expect(lostMedia.keys.contains { $0.hasSuffix("tr-ben-cam.webm") }, "\(lostMedia)")
+        let stage = SeenAndHeard(output, tones: [880], over: 2.3...5.8)
+        stage.expect(at: 2.6, seen: [(Fixture.red, true), (Fixture.blue, false)], heard: [(880, true)])
     }
 
     /// A member of the wrong type in 100ms's JSON refuses the import, naming the file and the member; nothing is written.
