@@ -12,7 +12,8 @@ extension StageMix {
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Import another platform's per-track recordings as a capture (see docs/import.md).",
-            subcommands: [Twilio.self, LiveKit.self, Janus.self, Agora.self, Daily.self, ZegoCloud.self, StreamVideo.self])
+            subcommands: [Twilio.self, LiveKit.self, Janus.self, Agora.self, Daily.self, ZegoCloud.self, StreamVideo.self, HundredMs.self,
+                          VideoSDK.self])
     }
 }
 
