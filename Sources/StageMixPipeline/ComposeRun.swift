@@ -13,6 +13,8 @@ public struct ComposeRun: Sendable {
     public let settings: ComposeSettings
     /// Video encoded in chunks side by side, then joined (`--chunk-seconds`); nil composes in one piece.
     public let chunking: Chunking?
+    /// Set by `compose --follow`: what it did while the session was recorded, for `report.json`.
+    public var followed: FollowReport?
 
     public init(capture: Capture, document: PlanDocument, settings: ComposeSettings, chunking: Chunking? = nil) {
         self.capture = capture
@@ -49,6 +51,8 @@ public struct ComposeRun: Sendable {
         public var layerStandIns: [LayerStandIn]
         /// A chunked run's chunks: each one's time range, CPU and wall time; absent for a whole run.
         public var chunking: ChunkingReport?
+        /// A run that followed the session as it was recorded (`compose --follow`); absent otherwise.
+        public var followed: FollowReport?
     }
 
     /// Composes into `out`, replacing an earlier StageMix output there: see ``run(publishingWith:progress:shouldStop:)``.
@@ -111,7 +115,7 @@ public struct ComposeRun: Sendable {
                 segmentSeconds: settings.segmentSeconds, segmentFormat: settings.segmentFormat.rawValue,
                 warnings: document.warnings + (capture.importNote?.reportWarnings ?? []) + result.warnings, lostMedia: lost, losses: result.losses, decodedFrames: result.decodedFrames, composeSeconds: Date().timeIntervalSince(started),
                 cpuSeconds: result.cpuSeconds, loudness: result.loudness, layerStandIns: result.layerStandIns,
-                chunking: chunkingReport)
+                chunking: chunkingReport, followed: followed)
             try write(document.timeline, to: OutputFiles.timeline, in: staging)
             try write(document.billing, to: OutputFiles.billing, in: staging)
             try write(document.plan, to: OutputFiles.plan, in: staging)

@@ -79,7 +79,9 @@ struct ComposeFollow {
         }
         encoder.start()
         let chunking = Chunking(seconds: options.chunkSeconds ?? 0, jobs: 1, options: options, runner: runner, encodedIn: work)
-        let job = ComposeRun(capture: finished, document: document, settings: ComposeSettings(options), chunking: chunking)
+        var job = ComposeRun(capture: finished, document: document, settings: ComposeSettings(options), chunking: chunking)
+        job.followed = FollowReport(chunksWhileRecorded: kept, chunks: ranges.count, maxLagSeconds: Double(log.maxLagMs) / 1000,
+                                    versionsRead: log.versions)
         let destination: OutputDestination
         do { destination = try OutputDestination(parsing: out) } catch { throw BadInput(error) }
         let publisher = destination.publisher(overwrite: overwrite, protecting: [finished.directory])

@@ -56,6 +56,13 @@ struct FollowTests {
         for (name, data) in b where !["report.json", "report.html", ".stagemix-output"].contains(name) {
             #expect(a[name] == data, "\(name) differs from the whole run's")
         }
+        // report.json says that it followed, the lag it kept and how the loudness was set.
+        let report = try #require(try JSONSerialization.jsonObject(with: a["report.json"] ?? Data()) as? [String: Any])
+        let followedReport = try #require(report["followed"] as? [String: Any])
+        #expect((followedReport["chunksWhileRecorded"] as? Int ?? 0) >= 3 && followedReport["chunks"] as? Int == 8, "\(followedReport)")
+        #expect((followedReport["maxLagSeconds"] as? Double ?? -1) >= 0 && (followedReport["loudnessMethod"] as? String)?.contains("whole-session") == true)
+        let wholeReport = try #require(try JSONSerialization.jsonObject(with: b["report.json"] ?? Data()) as? [String: Any])
+        #expect(wholeReport["followed"] == nil)
         // No work folder is left beside the output.
         #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).filter { $0.hasPrefix(".") }.isEmpty)
     }

@@ -1,0 +1,25 @@
+/// `report.json`'s `followed`, for a run that composed the session while it was recorded
+/// (`compose --follow`): how much it did while the session went on, the lag it kept, and how the
+/// loudness was set. Absent for a run over a finished capture.
+public struct FollowReport: Sendable, Codable, Equatable {
+    /// Chunks composed while the session was recorded and kept, of all the run's chunks.
+    public var chunksWhileRecorded: Int
+    public var chunks: Int
+    /// The largest gap between the recording's `completeToMs` and the end of the chunks composed, in seconds.
+    public var maxLagSeconds: Double
+    /// Versions of `session.json` read.
+    public var versionsRead: Int
+    /// How the loudness was set: today the whole session's pass, run when the session ended.
+    public var loudnessMethod: String
+
+    public static let wholeSessionLoudness = "whole-session: EBU R128 measured over the session once it ended, then one gain per track"
+
+    public init(chunksWhileRecorded: Int, chunks: Int, maxLagSeconds: Double, versionsRead: Int,
+                loudnessMethod: String = FollowReport.wholeSessionLoudness) {
+        self.chunksWhileRecorded = chunksWhileRecorded
+        self.chunks = chunks
+        self.maxLagSeconds = maxLagSeconds
+        self.versionsRead = versionsRead
+        self.loudnessMethod = loudnessMethod
+    }
+}
