@@ -57,7 +57,7 @@ public enum CaptureReader {
             case .refuse:
                 throw CaptureError(problems: [JSONProblem(
                     file: file, path: "$.recording",
-                    expected: "a finished capture (\"session.ended\" as its last event); one still being recorded is composed with `stagemix compose --follow`",
+                    expected: "a finished capture (\"session.ended\" as its last event); compose one still being recorded with --follow",
                     found: "a capture in progress, complete to \(completeToMs) ms")])
             case .knownSoFar:
                 capture.events = capture.events.filter { $0.atMs < completeToMs } + [SessionEvent(atMs: completeToMs, .sessionEnded)]

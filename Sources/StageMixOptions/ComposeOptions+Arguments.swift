@@ -28,6 +28,7 @@ extension ComposeOptions {
         add("--jobs", jobs.map(String.init))
         if mp4 == true { args.append("--mp4") }
         if overwrite == true { args.append("--overwrite") }
+        if follow == true { args.append("--follow") }
         return args
     }
 

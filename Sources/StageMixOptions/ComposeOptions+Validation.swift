@@ -17,6 +17,9 @@ public struct OptionError: Error, Sendable, Equatable, CustomStringConvertible {
 extension ComposeOptions {
     /// Throws the first ``OptionError``; checks shapes and ranges only, never reads a file.
     public func validate() throws {
+        if follow == true, edits != nil {
+            throw OptionError("--edits", "cannot be used with --follow: an edit may name any moment of a session not yet recorded")
+        }
         if let resolution, Self.size(resolution) == nil {
             throw OptionError("--resolution", "must be WxH with even numbers from \(Self.minSide)x\(Self.minSide) to \(Self.maxWidth)x\(Self.maxHeight), such as 1280x720; got \(resolution)")
         }

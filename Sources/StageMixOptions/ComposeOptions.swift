@@ -42,6 +42,8 @@ public struct ComposeOptions: Sendable, Codable, Hashable {
     public var chunkSeconds: Double?
     /// How many chunks are encoded at once; nil is one per core.
     public var jobs: Int?
+    /// Compose a capture while it is recorded (`compose --follow`, docs/follow.md); nil: a finished capture.
+    public var follow: Bool?
 
     public init(layout: String? = nil, resolution: String? = nil, fps: Int? = nil, pauseGrace: Double? = nil,
                 prices: String? = nil, tiers: String? = nil, overflowTier: String? = nil,

@@ -38,23 +38,34 @@ extension StageMix {
         @Option(help: "Queue the composition as chunks of this many seconds, which any workers take, joined once all are done: a whole multiple of --segment-seconds (docs/chunks.md).")
         var chunkSeconds: Double?
         @Option(name: .customLong("max-attempts"), help: "Attempts before the job is dead (each chunk has as many).") var maxAttempts: Int = 5
+        @Flag(help: "Compose the capture while it is recorded (a capture in progress): the job holds a worker for the session and publishes soon after it ends (docs/follow.md).")
+        var follow = false
         @OptionGroup var queue: QueueOption
 
         func validate() throws {
             if !(1...100).contains(maxAttempts) { throw ValidationError("--max-attempts must be between 1 and 100") }
+            if follow {
+                if plan.capture.contains("://") || target.out.contains("://") {
+                    throw ValidationError("--follow reads a capture folder and writes a folder (not yet s3://)")
+                }
+                if options.edits != nil { throw ValidationError("--follow does not take --edits: an edit may name any moment of a session not yet recorded") }
+            }
             try options.validateForCommandLine()
         }
 
         var options: ComposeOptions {
             var options = target.options(plan: plan, encode: encode)
             options.chunkSeconds = chunkSeconds
+            options.follow = follow ? true : nil
             return options
         }
 
         func run() async throws {
             try await runReportingErrors {
                 let options = self.options
-                let (capture, _, _) = try CompositionInput.plan(capture: CaptureSources.source(at: plan.capture), options: options)
+                // A capture in progress is checked as far as it is known, when the job follows it.
+                let (capture, _, _) = try CompositionInput.plan(capture: CaptureSources.source(at: plan.capture), options: options,
+                                                                inProgress: follow ? .knownSoFar : .refuse)
                 do {
                     try OutputDestination(parsing: target.out)
                         .publisher(overwrite: target.overwrite, protecting: [capture.directory]).check()

@@ -43,7 +43,8 @@ extension StageMix {
                 let finished: Capture
                 do { finished = try CaptureFolder(path: capture).capture() } catch { throw BadInput(error) }
                 let folder = URL(fileURLWithPath: out).standardizedFileURL
-                // A new folder only: what is there already was not written by this run.
+                // A new folder only (its parents are made): what is there already was not written by this run.
+                try? FileManager.default.createDirectory(at: folder.deletingLastPathComponent(), withIntermediateDirectories: true)
                 guard mkdir(folder.path, 0o755) == 0 else {
                     let reason = errno == EEXIST ? "it already exists; give a new folder" : String(cString: strerror(errno))
                     FileHandle.standardError.write(Data("stagemix replay: cannot make --out \(out): \(reason)\n".utf8))

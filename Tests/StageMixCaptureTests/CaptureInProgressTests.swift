@@ -20,7 +20,7 @@ import Testing
         let problems = Self.inProgress(completeToMs: 8_000).problems()
         #expect(problems.count == 1)
         #expect(problems.first?.path == "$.recording", "\(problems)")
-        #expect(problems.first?.description.contains("compose --follow") == true, "\(problems)")
+        #expect(problems.first?.description.contains("with --follow") == true, "\(problems)")
         #expect(problems.first?.description.contains("8000 ms") == true, "\(problems)")
     }
 

@@ -45,7 +45,8 @@ public struct Job: Sendable, Hashable {
         self.cancelRequested = false
         self.createdAt = now
         self.updatedAt = now
-        self.phase = spec.options.chunkSeconds == nil ? nil : .plan
+        // A followed composition encodes its chunks itself as the session is recorded: one job, no phases.
+        self.phase = spec.options.chunkSeconds == nil || spec.options.follow == true ? nil : .plan
         self.parentID = nil
         self.chunk = nil
         self.startedAt = nil

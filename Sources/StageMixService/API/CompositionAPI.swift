@@ -105,7 +105,9 @@ public struct CompositionAPI: Sendable {
             // The speaker pass decodes microphones: C work, on a thread of its own, not the cooperative pool's.
             let document: PlanDocument = try await onOwnThread(named: "stagemix-plan") { () throws -> PlanDocument in
                 let speakers: (@Sendable (Capture, StageTimeline) throws -> SpeakerTimeline)? = listening ? SpeakerAnalysis.planningPass() : nil
-                let planned = try CompositionInput.plan(capture: CaptureSources.source(at: capture), options: checked, speakers: speakers)
+                // A composition that follows its recording is checked against the capture as far as it is known.
+                let planned = try CompositionInput.plan(capture: CaptureSources.source(at: capture), options: checked,
+                                                        inProgress: checked.follow == true ? .knownSoFar : .refuse, speakers: speakers)
                 // The speaker pass read the microphones: a store that failed a read is not a silent microphone.
                 if let failure = planned.0.objects?.failure { throw BadInput(CaptureError(problems: [], storage: failure)) }
                 return planned.2

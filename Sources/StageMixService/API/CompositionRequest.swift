@@ -31,7 +31,7 @@ public struct CompositionRequest: Sendable {
         "overflowTier": .string, "segmentSeconds": .number, "segmentFormat": .string, "preset": .string,
         "videoBitrate": .string, "crf": .number, "audioBitrate": .string, "encoderThreads": .integer,
         "loudness": .stringOrNumber, "mp4": .boolean, "thumbnails": .number,
-        "renditions": .string, "edits": .object, "labels": .boolean, "chunkSeconds": .number,
+        "renditions": .string, "edits": .object, "labels": .boolean, "chunkSeconds": .number, "follow": .boolean,
     ]
     static let topLevelFields: Set<String> = ["capture", "layout", "options", "callbackUrl", "idempotencyKey"]
 
@@ -118,6 +118,9 @@ public struct CompositionRequest: Sendable {
         case ("mp4", _):
             guard case .bool(let b) = value else { throw Problem.invalid(field, "must be true or false, not \(value.kind)") }
             options.mp4 = b ? true : nil
+        case ("follow", _):
+            guard case .bool(let b) = value else { throw Problem.invalid(field, "must be true or false, not \(value.kind)") }
+            options.follow = b ? true : nil
         case ("labels", _):
             guard case .bool(let b) = value else { throw Problem.invalid(field, "must be true or false, not \(value.kind)") }
             options.labels = b ? nil : false

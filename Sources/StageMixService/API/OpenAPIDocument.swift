@@ -961,6 +961,10 @@ public enum OpenAPIDocument {
             "maximum": 86400,
             "description": "Compose in chunks of this many seconds (a whole multiple of segmentSeconds), taken by any workers and joined once all are done; the composition is one, with one set of events (docs/chunks.md)."
           },
+          "follow": {
+            "type": "boolean",
+            "description": "Compose a capture still being recorded (a session.json with recording.completeToMs): the job is taken at once, holds a worker for the session, composes each chunk as it is recorded and publishes soon after session.ended; with chunkSeconds, the chunk length (docs/follow.md). Not with edits, nor a capture or output in a bucket."
+          },
           "loudness": {
             "oneOf": [
               {
