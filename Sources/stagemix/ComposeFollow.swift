@@ -27,6 +27,12 @@ struct ComposeFollow {
     }
 
     func run() throws {
+        // An output StageMix would not replace is refused now, not after the whole session.
+        do {
+            try OutputDestination(parsing: out).publisher(overwrite: overwrite, protecting: [URL(fileURLWithPath: capture).standardizedFileURL]).check()
+        } catch {
+            throw BadInput(error)
+        }
         let work = self.work
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }

@@ -56,7 +56,8 @@ public struct FollowedChunks {
             }
             lastStamp = stamp
             lastChange = Date()
-            let known = try capture.capture(inProgress: .knownSoFar)
+            let known: Capture
+            do { known = try capture.capture(inProgress: .knownSoFar) } catch { throw BadInput(error) }
             guard let completeToMs = known.completeToMs else { return log }
             if completeToMs < log.lastCompleteToMs {
                 throw BadInput(CaptureError(problems: [JSONProblem(file: manifest.path, path: "$.recording.completeToMs",
