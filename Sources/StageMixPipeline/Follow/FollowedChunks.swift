@@ -5,9 +5,9 @@ public import StageMixOptions
 import StageMixTime
 import StageMixJSON
 
-/// The part of `compose --follow` that runs while the session is recorded: it looks at the capture
-/// in progress (a look a second at most: `session.json` is replaced by a rename, so its identity
-/// tells a new version), plans what is known so far, and encodes each chunk of video as soon as
+/// The part of `compose --follow` that runs while the session is recorded: it waits on the capture
+/// folder with inotify (a look a second at most without it; `session.json` is replaced by a rename,
+/// so its identity tells a new version), plans what is known so far, and encodes each chunk of video as soon as
 /// `completeToMs` has passed its end (and the margin a reader may need), into the work folder as the
 /// queue's workers put chunks (``ChunkRun/chunkFolder(_:in:)``). It returns when `session.ended`
 /// has arrived, with the slice of plan each chunk was encoded from, for the end to check.
@@ -44,6 +44,7 @@ public struct FollowedChunks {
         var lastChange = Date()
         var lastStamp: FileStamp?
         let manifest = URL(fileURLWithPath: capture.location).appendingPathComponent(CaptureReader.manifestName)
+        let watch = FolderWatch(URL(fileURLWithPath: capture.location))
         while true {
             if shouldStop() { throw CancellationError() }
             let stamp = FileStamp(manifest) ?? lastStamp
@@ -51,7 +52,8 @@ public struct FollowedChunks {
                 if Date().timeIntervalSince(lastChange) > timeoutSeconds {
                     throw FollowTimeout(completeToMs: log.lastCompleteToMs, seconds: timeoutSeconds)
                 }
-                Thread.sleep(forTimeInterval: 0.2)
+                // Woken by inotify when the recorder renames a new version in; else a look a second at most.
+                watch.wait(timeout: 1)
                 continue
             }
             lastStamp = stamp
