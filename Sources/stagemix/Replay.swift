@@ -58,7 +58,7 @@ extension StageMix {
                 FileHandle.standardError.write(Data("\n".utf8))
                 if signals.stopRequested {
                     FileHandle.standardError.write(Data("stopped: \(out) stays a capture in progress\n".utf8))
-                    throw ExitCode(130)
+                    throw ExitCode(signals.exitStatus ?? .interrupted)
                 }
                 print("replayed \(finished.sessionId) to \(out): \(summary.files) files, \(summary.packets) packets, "
                       + "\(summary.versions) versions of session.json over \(String(format: "%.1f", Double(summary.endMs) / 1000)) s")

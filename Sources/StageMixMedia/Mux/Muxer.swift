@@ -197,6 +197,8 @@ public final class Muxer: @unchecked Sendable {
     /// reader of the growing file sees every packet written so far (a recorder writing live).
     public func flush() throws(MediaError) {
         guard headerWritten, !finished, let context else { return }
+        // The packets waiting in the interleaving queue first (a file with audio and video), then the muxer's own.
+        try ffCheck(av_interleaved_write_frame(context, nil), .muxFailed, "cannot flush '\(location)'")
         if context.pointee.oformat.pointee.flags & AVFMT_ALLOW_FLUSH != 0 {
             try ffCheck(av_write_frame(context, nil), .muxFailed, "cannot flush '\(location)'")
         }

@@ -27,8 +27,11 @@ public struct ChunkJob: Sendable, Codable {
         URL(fileURLWithPath: work).appendingPathComponent(String(format: "chunk-%05d-%d.nut", index, rendition))
     }
 
-    public var resultFile: URL {
-        URL(fileURLWithPath: work).appendingPathComponent(String(format: "chunk-%05d.result.json", index))
+    public var resultFile: URL { Self.resultFile(index, in: URL(fileURLWithPath: work)) }
+
+    /// Chunk `index`'s result in the folder it was written in.
+    public static func resultFile(_ index: Int, in folder: URL) -> URL {
+        folder.appendingPathComponent(String(format: "chunk-%05d.result.json", index))
     }
 
     public var jobFile: URL {

@@ -59,6 +59,9 @@ public struct CompositionRequest: Sendable {
         let capturePath = capture.contains("://") ? try storage.capture(capture) : try roots.resolve(capture)
 
         let settings = try CompositionSettings(body, tables: tables)
+        if settings.options.follow == true, capture.contains("://") {
+            throw Problem.invalid("options.follow", "follows a capture folder under a capture root, not one in a bucket (not yet)")
+        }
         var callbackURL: String?
         if let value = present(body["callbackUrl"]) {
             guard case .string(let text) = value else { throw Problem.invalid("callbackUrl", "must be a string, not \(value.kind)") }

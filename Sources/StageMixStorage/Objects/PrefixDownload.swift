@@ -67,7 +67,10 @@ public struct PrefixDownload: Sendable {
         while offset < size {
             let end = min(size, offset + Self.chunkBytes) - 1
             let data = try client.get(location, range: offset...end, maxBytes: Self.chunkBytes).wait()
-            guard !data.isEmpty else { break }
+            guard !data.isEmpty else {
+                throw S3Error(location: location.description, status: 0, code: "ShortRead",
+                              message: "the object ended at byte \(offset) of the \(size) its listing said")
+            }
             try handle.write(contentsOf: data)
             offset += data.count
         }
