@@ -36,23 +36,19 @@ struct AgoraDocuments {
     init(_ documents: [FoundDocument]) {
         for document in documents {
             var walker = document.walker()
-            visit(.object(document.object), at: document.root, depth: 0, in: document.name, &walker)
+            DocumentWalk.objects(in: .object(document.object), at: document.root) { object, path in
+                recognise(object, at: path, in: document.name, &walker)
+            }
             problems += walker.problems
         }
     }
 
-    private mutating func visit(_ value: JSONValue, at path: JSONPath, depth: Int, in name: String, _ walker: inout JSONWalker) {
-        guard depth < 8 else { return }
-        switch value {
-        case .array(let elements):
-            for (i, element) in elements.enumerated() { visit(element, at: path.index(i), depth: depth + 1, in: name, &walker) }
-        case .object(let object):
-            if object["fileList"] != nil { readFileList(object, at: path, in: name, &walker) }
-            if case .string("recorder_slice_start")? = object["msgName"] { readSliceStart(object, at: path, in: name, &walker) }
-            for (key, member) in object.members where key != "fileList" { visit(member, at: path.key(key), depth: depth + 1, in: name, &walker) }
-        default:
-            return
-        }
+    /// One object of a document (``DocumentWalk``): what of it is this platform's; nil when it was read whole,
+    /// else the members not to look into.
+    private mutating func recognise(_ object: JSONObject, at path: JSONPath, in name: String, _ walker: inout JSONWalker) -> Set<String>? {
+        if object["fileList"] != nil { readFileList(object, at: path, in: name, &walker) }
+        if case .string("recorder_slice_start")? = object["msgName"] { readSliceStart(object, at: path, in: name, &walker) }
+        return ["fileList"]
     }
 
     private mutating func readFileList(_ object: JSONObject, at path: JSONPath, in name: String, _ walker: inout JSONWalker) {

@@ -38,37 +38,33 @@ struct DailyDocuments {
     init(_ documents: [FoundDocument]) {
         for document in documents {
             var walker = document.walker()
-            visit(.object(document.object), at: document.root, depth: 0, in: document.name, &walker)
+            DocumentWalk.objects(in: .object(document.object), at: document.root) { object, path in
+                recognise(object, at: path, in: document.name, &walker)
+            }
             problems += walker.problems
         }
     }
 
-    private mutating func visit(_ value: JSONValue, at path: JSONPath, depth: Int, in name: String, _ walker: inout JSONWalker) {
-        guard depth < 8 else { return }
-        switch value {
-        case .array(let elements):
-            for (i, element) in elements.prefix(1_000_000).enumerated() { visit(element, at: path.index(i), depth: depth + 1, in: name, &walker) }
-        case .object(let object):
-            if case .string("recording.ready-to-download")? = object["type"] {
-                if let payload = walker.field(object, "payload", at: path, expected: "the recording (an object)", { value -> JSONObject? in
-                    if case .object(let payload) = value { return payload } else { return nil }
-                }) {
-                    readRecording(payload, at: path.key("payload"), in: name, &walker)
-                }
-                return
+    /// One object of a document (``DocumentWalk``): what of it is this platform's; nil when it was read whole,
+    /// else the members not to look into.
+    private mutating func recognise(_ object: JSONObject, at path: JSONPath, in name: String, _ walker: inout JSONWalker) -> Set<String>? {
+        if case .string("recording.ready-to-download")? = object["type"] {
+            if let payload = walker.field(object, "payload", at: path, expected: "the recording (an object)", { value -> JSONObject? in
+                if case .object(let payload) = value { return payload } else { return nil }
+            }) {
+                readRecording(payload, at: path.key("payload"), in: name, &walker)
             }
-            if object["tracks"] != nil, object["start_ts"] != nil {
-                readRecording(object, at: path, in: name, &walker)
-                return
-            }
-            if case .string(let type)? = object["type"], DailyEvent.types.contains(type) {
-                if let event = DailyEvent(object, type: type, at: path, document: name, group: file(of: name), &walker) { events.append(event) }
-                return
-            }
-            for (key, member) in object.members { visit(member, at: path.key(key), depth: depth + 1, in: name, &walker) }
-        default:
-            return
+            return nil
         }
+        if object["tracks"] != nil, object["start_ts"] != nil {
+            readRecording(object, at: path, in: name, &walker)
+            return nil
+        }
+        if case .string(let type)? = object["type"], DailyEvent.types.contains(type) {
+            if let event = DailyEvent(object, type: type, at: path, document: name, group: file(of: name), &walker) { events.append(event) }
+            return nil
+        }
+        return []
     }
 
     private mutating func readRecording(_ object: JSONObject, at path: JSONPath, in name: String, _ walker: inout JSONWalker) {

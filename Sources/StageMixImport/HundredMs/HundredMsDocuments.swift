@@ -62,31 +62,27 @@ struct HundredMsDocuments {
     init(_ documents: [FoundDocument]) {
         for document in documents {
             var walker = document.walker()
-            visit(.object(document.object), at: document.root, depth: 0, in: document.name, &walker)
+            DocumentWalk.objects(in: .object(document.object), at: document.root) { object, path in
+                recognise(object, at: path, in: document.name, &walker)
+            }
             problems += walker.problems
         }
     }
 
-    private mutating func visit(_ value: JSONValue, at path: JSONPath, depth: Int, in name: String, _ walker: inout JSONWalker) {
-        guard depth < 8 else { return }
-        switch value {
-        case .array(let elements):
-            for (i, element) in elements.prefix(1_000_000).enumerated() { visit(element, at: path.index(i), depth: depth + 1, in: name, &walker) }
-        case .object(let object):
-            if case .string(let type)? = object["type"] {
-                if case .object(let data)? = object["data"], Self.eventTypes.contains(type) {
-                    read(type, data, at: path.key("data"), envelope: object, at: path, in: name, &walker)
-                    return
-                }
-                if type == "track", case .object? = object["metadata"], object["path"] != nil {
-                    readAsset(object, at: path, in: name, &walker)
-                    return
-                }
+    /// One object of a document (``DocumentWalk``): what of it is this platform's; nil when it was read whole,
+    /// else the members not to look into.
+    private mutating func recognise(_ object: JSONObject, at path: JSONPath, in name: String, _ walker: inout JSONWalker) -> Set<String>? {
+        if case .string(let type)? = object["type"] {
+            if case .object(let data)? = object["data"], Self.eventTypes.contains(type) {
+                read(type, data, at: path.key("data"), envelope: object, at: path, in: name, &walker)
+                return nil
             }
-            for (key, member) in object.members { visit(member, at: path.key(key), depth: depth + 1, in: name, &walker) }
-        default:
-            return
+            if type == "track", case .object? = object["metadata"], object["path"] != nil {
+                readAsset(object, at: path, in: name, &walker)
+                return nil
+            }
         }
+        return []
     }
 
     static let eventTypes: Set<String> = [

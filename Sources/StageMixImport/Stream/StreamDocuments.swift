@@ -40,32 +40,26 @@ struct StreamDocuments {
     init(_ documents: [FoundDocument]) {
         for document in documents {
             var walker = document.walker()
-            visit(.object(document.object), at: document.root, depth: 0, in: document.name, &walker)
+            DocumentWalk.objects(in: .object(document.object), at: document.root) { object, path in
+                recognise(object, at: path, in: document.name, &walker)
+            }
             problems += walker.problems
         }
     }
 
-    private mutating func visit(_ value: JSONValue, at path: JSONPath, depth: Int, in name: String, _ walker: inout JSONWalker) {
-        guard depth < 8 else { return }
-        switch value {
-        case .array(let elements):
-            for (i, element) in elements.enumerated() { visit(element, at: path.index(i), depth: depth + 1, in: name, &walker) }
-        case .object(let object):
-            if callId == nil, case .string(let cid)? = object["call_cid"], !cid.isEmpty { callId = cid }
-            if let recording = object["call_recording"] {
-                readRecording(recording, at: path.key("call_recording"), in: name, &walker)
-            }
-            if case .array(let list)? = object["recordings"] {
-                for (i, element) in list.prefix(100_000).enumerated() { readRecording(element, at: path.key("recordings").index(i), in: name, &walker) }
-            }
-            if case .object(let user)? = object["user"], user["id"] != nil { readUser(user, at: path.key("user"), &walker) }
-            if case .string(let type)? = object["type"] { readEvent(type, object, at: path, in: name, &walker) }
-            for (key, member) in object.members where key != "call_recording" && key != "recordings" {
-                visit(member, at: path.key(key), depth: depth + 1, in: name, &walker)
-            }
-        default:
-            return
+    /// One object of a document (``DocumentWalk``): what of it is this platform's; nil when it was read whole,
+    /// else the members not to look into.
+    private mutating func recognise(_ object: JSONObject, at path: JSONPath, in name: String, _ walker: inout JSONWalker) -> Set<String>? {
+        if callId == nil, case .string(let cid)? = object["call_cid"], !cid.isEmpty { callId = cid }
+        if let recording = object["call_recording"] {
+            readRecording(recording, at: path.key("call_recording"), in: name, &walker)
         }
+        if case .array(let list)? = object["recordings"] {
+            for (i, element) in list.prefix(100_000).enumerated() { readRecording(element, at: path.key("recordings").index(i), in: name, &walker) }
+        }
+        if case .object(let user)? = object["user"], user["id"] != nil { readUser(user, at: path.key("user"), &walker) }
+        if case .string(let type)? = object["type"] { readEvent(type, object, at: path, in: name, &walker) }
+        return ["call_recording", "recordings"]
     }
 
     private mutating func readRecording(_ value: JSONValue, at path: JSONPath, in name: String, _ walker: inout JSONWalker) {

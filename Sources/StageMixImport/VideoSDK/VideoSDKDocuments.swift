@@ -39,33 +39,29 @@ struct VideoSDKDocuments {
     init(_ documents: [FoundDocument]) {
         for document in documents {
             var walker = document.walker()
-            visit(.object(document.object), at: document.root, depth: 0, in: document.name, &walker)
+            DocumentWalk.objects(in: .object(document.object), at: document.root) { object, path in
+                recognise(object, at: path, in: document.name, &walker)
+            }
             problems += walker.problems
         }
     }
 
-    private mutating func visit(_ value: JSONValue, at path: JSONPath, depth: Int, in name: String, _ walker: inout JSONWalker) {
-        guard depth < 8 else { return }
-        switch value {
-        case .array(let elements):
-            for (i, element) in elements.prefix(1_000_000).enumerated() { visit(element, at: path.index(i), depth: depth + 1, in: name, &walker) }
-        case .object(let object):
-            if case .string(let type)? = object["webhookType"], case .object(let data)? = object["data"] {
-                readWebhook(type, data, at: path.key("data"), in: name, &walker)
-                return
-            }
-            if case .array? = object["files"], object["start"] != nil || object["participantName"] != nil {
-                readRecording(object, at: path, in: name, &walker)
-                return
-            }
-            if case .array(let participants)? = object["participants"], participants.contains(where: Self.hasTimelog) {
-                readSession(participants, at: path.key("participants"), &walker)
-                return
-            }
-            for (key, member) in object.members { visit(member, at: path.key(key), depth: depth + 1, in: name, &walker) }
-        default:
-            return
+    /// One object of a document (``DocumentWalk``): what of it is this platform's; nil when it was read whole,
+    /// else the members not to look into.
+    private mutating func recognise(_ object: JSONObject, at path: JSONPath, in name: String, _ walker: inout JSONWalker) -> Set<String>? {
+        if case .string(let type)? = object["webhookType"], case .object(let data)? = object["data"] {
+            readWebhook(type, data, at: path.key("data"), in: name, &walker)
+            return nil
         }
+        if case .array? = object["files"], object["start"] != nil || object["participantName"] != nil {
+            readRecording(object, at: path, in: name, &walker)
+            return nil
+        }
+        if case .array(let participants)? = object["participants"], participants.contains(where: Self.hasTimelog) {
+            readSession(participants, at: path.key("participants"), &walker)
+            return nil
+        }
+        return []
     }
 
     private mutating func readWebhook(_ type: String, _ data: JSONObject, at path: JSONPath, in name: String, _ walker: inout JSONWalker) {
