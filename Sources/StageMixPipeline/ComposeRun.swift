@@ -105,25 +105,32 @@ public struct ComposeRun: Sendable {
                 throw error
             }
             if let failure = storage?.failure { throw failure }
-            // Lost media is what the composition needed and could not read, keyed by its file and told once;
-            // a missing file the plan never reads (a layer no tile shows) is nobody's loss.
-            let lost = Self.lostMedia(result.lostMedia, missing: missing)
-            let plan = document.plan
-            let report = Report(
-                sessionId: plan.sessionId, durationSeconds: Double(plan.durationMs) / 1000, frames: result.frames,
-                canvas: "\(plan.canvas.width)x\(plan.canvas.height)", fps: plan.fps, layout: plan.layoutName,
-                segmentSeconds: settings.segmentSeconds, segmentFormat: settings.segmentFormat.rawValue,
-                warnings: document.warnings + (capture.importNote?.reportWarnings ?? []) + result.warnings, lostMedia: lost, losses: result.losses, decodedFrames: result.decodedFrames, composeSeconds: Date().timeIntervalSince(started),
-                cpuSeconds: result.cpuSeconds, loudness: result.loudness, layerStandIns: result.layerStandIns,
-                chunking: chunkingReport, followed: followed)
-            try write(document.timeline, to: OutputFiles.timeline, in: staging)
-            try write(document.billing, to: OutputFiles.billing, in: staging)
-            try write(document.plan, to: OutputFiles.plan, in: staging)
-            try write(report, to: OutputFiles.report, in: staging)
-            try Data(ReportPage(document: document, run: composedRun(report, started: started), capture: capture).html().utf8)
-                .write(to: staging.appendingPathComponent(OutputFiles.reportPage))
-            return report
+            return try writeReports(result: result, chunking: chunkingReport, missing: missing, in: staging, started: started)
         }
+    }
+
+    /// The reports of a composition whose media are written into `staging`: `timeline.json`,
+    /// `billing.json`, `plan.json`, `report.json` and `report.html`.
+    func writeReports(result: CompositionPipeline.Result, chunking chunkingReport: ChunkingReport?, missing: [JSONProblem],
+                      in staging: URL, started: Date) throws -> Report {
+        // Lost media is what the composition needed and could not read, keyed by its file and told once;
+        // a missing file the plan never reads (a layer no tile shows) is nobody's loss.
+        let lost = Self.lostMedia(result.lostMedia, missing: missing)
+        let plan = document.plan
+        let report = Report(
+            sessionId: plan.sessionId, durationSeconds: Double(plan.durationMs) / 1000, frames: result.frames,
+            canvas: "\(plan.canvas.width)x\(plan.canvas.height)", fps: plan.fps, layout: plan.layoutName,
+            segmentSeconds: settings.segmentSeconds, segmentFormat: settings.segmentFormat.rawValue,
+            warnings: document.warnings + (capture.importNote?.reportWarnings ?? []) + result.warnings, lostMedia: lost, losses: result.losses, decodedFrames: result.decodedFrames, composeSeconds: Date().timeIntervalSince(started),
+            cpuSeconds: result.cpuSeconds, loudness: result.loudness, layerStandIns: result.layerStandIns,
+            chunking: chunkingReport, followed: followed)
+        try write(document.timeline, to: OutputFiles.timeline, in: staging)
+        try write(document.billing, to: OutputFiles.billing, in: staging)
+        try write(document.plan, to: OutputFiles.plan, in: staging)
+        try write(report, to: OutputFiles.report, in: staging)
+        try Data(ReportPage(document: document, run: composedRun(report, started: started), capture: capture).html().utf8)
+            .write(to: staging.appendingPathComponent(OutputFiles.reportPage))
+        return report
     }
 
     /// What `report.html` shows of this run besides the plan.

@@ -38,7 +38,7 @@ final class FrameProducer: @unchecked Sendable {
         self.plan = plan
         self.frames = frames
         compositor = CanvasPainter(capture: capture, canvas: plan.canvas, fps: plan.fps, ledger: ledger)
-        audio = mixesAudio ? try FrameAudio(capture: capture, plan: plan, ledger: ledger, levels: levels) : nil
+        audio = mixesAudio ? try FrameAudio(capture: capture, plan: plan, ledger: ledger, levels: MixLevels(levels)) : nil
         ready = Handoff(capacity: Self.canvasCount - 1)
         free = Handoff(capacity: Self.canvasCount)
         for _ in 0..<Self.canvasCount { free.put(try compositor.makeCanvas()) }

@@ -3,9 +3,11 @@ import Testing
 import StageMixTestSupport
 
 /// `compose --follow`: a capture composed while `stagemix replay` records it. Chunks are composed
-/// while the session goes on, the output is published soon after `session.ended`, and it is the
-/// output a whole run writes (the same segments, playlists, plan, timeline and billing, byte for
-/// byte); a recorder that stops and a recorder that breaks the contract are refused.
+/// and joined while the session goes on, the output is published soon after `session.ended`, and it
+/// is the output a whole run writes (the same video packets, playlists, pictures, plan, timeline and
+/// billing, byte for byte) but for the loudness, set from what had been heard (its audio has the
+/// whole run's every packet time, and lands on target); a recorder that stops and a recorder that
+/// breaks the contract are refused.
 @Suite("compose --follow", .serialized)
 struct FollowTests {
     typealias CLI = CommandLineTests
@@ -34,33 +36,77 @@ struct FollowTests {
         return out
     }
 
-    @Test func aSessionComposedWhileRecordedIsTheWholeRunsOutput() throws {
+    /// What `ffmpeg ARGUMENTS` writes to its standard output.
+    static func ffmpeg(_ arguments: [String], tool: String = "ffmpeg") throws -> String {
+        String(decoding: try ffmpegData(arguments, tool: tool), as: UTF8.self)
+    }
+
+    static func ffmpegData(_ arguments: [String], tool: String = "ffmpeg") throws -> Data {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/\(tool)")
+        process.arguments = ["-v", "error"] + arguments
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return data
+    }
+
+    /// The MD5 of an output's video packets, and its audio packets' times.
+    static func streams(_ output: URL) throws -> (video: String, audioTimes: String, audioBytes: Int) {
+        let playlist = output.appendingPathComponent("hls/index.m3u8").path
+        let video = try ffmpeg(["-i", playlist, "-map", "0:v", "-c", "copy", "-f", "md5", "-"])
+        let times = try ffmpeg(["-select_streams", "a", "-show_entries", "packet=pts,duration", "-of", "csv", playlist], tool: "ffprobe")
+        let pcm = try ffmpegData(["-i", playlist, "-map", "0:a", "-f", "s16le", "-"])
+        return (video, times, pcm.count)
+    }
+
+    @Test(arguments: [nil, "speaker"])
+    func aSessionComposedWhileRecordedIsTheWholeRunsOutput(layout: String?) throws {
         let root = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
         let live = root.appendingPathComponent("live"), followed = root.appendingPathComponent("followed")
         let recorder = try Self.start(["replay", Repository.root.appendingPathComponent("Samples/panel").path, "--out", live.path,
                                        "--speed", "4", "--tick", "0.25"], log: root.appendingPathComponent("replay.log"))
         while !FileManager.default.fileExists(atPath: live.appendingPathComponent("session.json").path) { Thread.sleep(forTimeInterval: 0.02) }
-        let composed = try CLI.run(["compose", live.path, "--out", followed.path, "--follow"] + Self.encoding)
+        let options = Self.encoding + (layout.map { ["--layout", $0] } ?? [])
+        let composed = try CLI.run(["compose", live.path, "--out", followed.path, "--follow"] + options)
         recorder.waitUntilExit()
         #expect(recorder.terminationStatus == 0)
         #expect(composed.status == 0, "\(composed.stderr)")
         // Some chunks were composed while the session was recorded, not all at the end.
         let during = composed.stderr.firstMatch(of: /(\d+) of (\d+) chunks while it was recorded/)
-        #expect((during.flatMap { Int($0.1) } ?? 0) >= 3, "\(composed.stderr)")
+        #expect(layout == "speaker" || (during.flatMap { Int($0.1) } ?? 0) >= 3, "\(composed.stderr)")
 
         let whole = root.appendingPathComponent("whole")
-        #expect(try CLI.run(["compose", live.path, "--out", whole.path] + Self.encoding).status == 0)
+        #expect(try CLI.run(["compose", live.path, "--out", whole.path] + options).status == 0)
         let a = Self.files(followed), b = Self.files(whole)
         #expect(Set(a.keys) == Set(b.keys))
-        for (name, data) in b where !["report.json", "report.html", ".stagemix-output"].contains(name) {
+        // The segments carry the audio, whose loudness was set as it was heard: compared stream by stream below.
+        for (name, data) in b where !["report.json", "report.html", ".stagemix-output"].contains(name) && !name.hasSuffix(".ts") {
             #expect(a[name] == data, "\(name) differs from the whole run's")
         }
+        let mine = try Self.streams(followed), theirs = try Self.streams(whole)
+        #expect(mine.video == theirs.video && !mine.video.isEmpty, "the video packets differ from the whole run's")
+        // Every audio packet at the whole run's time, every sample there: no gap, no repeat at a chunk's boundary.
+        #expect(mine.audioTimes == theirs.audioTimes && mine.audioTimes.count > 1000)
+        #expect(mine.audioBytes == theirs.audioBytes)
+        let loudness = try LoudnessTests.ffmpegLoudness(followed.appendingPathComponent("hls/index.m3u8"))
+        #expect(abs(loudness.lufs - -16) <= 1, "\(loudness)")
+        #expect(loudness.truePeak <= -0.5, "\(loudness)")
         // report.json says that it followed, the lag it kept and how the loudness was set.
         let report = try #require(try JSONSerialization.jsonObject(with: a["report.json"] ?? Data()) as? [String: Any])
         let followedReport = try #require(report["followed"] as? [String: Any])
-        #expect((followedReport["chunksWhileRecorded"] as? Int ?? 0) >= 3 && followedReport["chunks"] as? Int == 8, "\(followedReport)")
-        #expect((followedReport["maxLagSeconds"] as? Double ?? -1) >= 0 && (followedReport["loudnessMethod"] as? String)?.contains("whole-session") == true)
+        #expect((layout == "speaker" || (followedReport["chunksWhileRecorded"] as? Int ?? 0) >= 3) && followedReport["chunks"] as? Int == 8, "\(followedReport)")
+        #expect((followedReport["maxLagSeconds"] as? Double ?? -1) >= 0 && (followedReport["loudnessMethod"] as? String)?.hasPrefix("causal") == true)
+        if layout == "speaker" {
+            // The speaker layout listens to the whole session: the join starts again at its end.
+            #expect(composed.stderr.contains("the join started over"), "\(composed.stderr)")
+        } else {
+            #expect(!composed.stderr.contains("the join started over"), "\(composed.stderr)")
+        }
         let wholeReport = try #require(try JSONSerialization.jsonObject(with: b["report.json"] ?? Data()) as? [String: Any])
         #expect(wholeReport["followed"] == nil)
         // No work folder is left beside the output.

@@ -8,9 +8,11 @@ public final class LoudnessMeter {
     public let channels: Int
     private var interleaved: [Float] = []
 
-    public init(channels: Int, sampleRate: Int) throws(MediaError) {
+    /// `histogram`: integrated loudness from a histogram of the blocks (0.1 dB steps), read in constant
+    /// time however long the meter has run, for a meter read again and again as audio comes.
+    public init(channels: Int, sampleRate: Int, histogram: Bool = false) throws(MediaError) {
         self.channels = channels
-        let mode = Int32(EBUR128_MODE_I.rawValue | EBUR128_MODE_TRUE_PEAK.rawValue)
+        let mode = Int32(EBUR128_MODE_I.rawValue | EBUR128_MODE_TRUE_PEAK.rawValue | (histogram ? EBUR128_MODE_HISTOGRAM.rawValue : 0))
         state = ebur128_init(UInt32(channels), UInt(sampleRate), mode)
         guard state != nil else { throw MediaError(.invalidArgument, "libebur128 cannot meter \(channels) channels at \(sampleRate) Hz") }
     }
@@ -28,6 +30,12 @@ public final class LoudnessMeter {
             }
             _ = ebur128_add_frames_float(state, out.baseAddress, count)
         }
+    }
+
+    /// Adds a block of a one-channel meter, read where it is.
+    public func add(mono samples: UnsafeBufferPointer<Float>) {
+        guard channels == 1, let base = samples.baseAddress, !samples.isEmpty else { return }
+        _ = ebur128_add_frames_float(state, base, samples.count)
     }
 
     /// Integrated loudness in LUFS; `-inf` for silence (nothing above the absolute gate).

@@ -124,9 +124,12 @@ public final class Muxer: @unchecked Sendable {
     }
 
     /// Adds a chapter from `start` to `end` seconds titled `title` (MP4 writes chapters as a
-    /// QuickTime chapter track and Nero `chpl`; Matroska natively). Before the header only.
+    /// QuickTime chapter track and Nero `chpl`; Matroska natively). Before the header, or, for MP4
+    /// only, after it: the MP4 muxer writes chapters it did not have at the header in its trailer.
     public func addChapter(start: Double, end: Double, title: String) throws(MediaError) {
-        guard let context, !headerWritten else { throw MediaError(.invalidArgument, "\(location): chapters must be added before the header") }
+        guard let context, !headerWritten || String(cString: context.pointee.oformat.pointee.name) == "mp4" else {
+            throw MediaError(.invalidArgument, "\(location): chapters must be added before the header")
+        }
         guard start.isFinite, end.isFinite, start >= 0, end > start, end < 1e9 else {
             throw MediaError(.invalidArgument, "\(location): chapter from \(start) to \(end) s")
         }

@@ -5,27 +5,40 @@ import StageMixTime
 
 /// The audio side of a composition: one reader per audible track, summed and limited into stereo blocks.
 final class AudioMix {
-    private let capture: Capture
+    private var capture: Capture
     private var readers: [String: AudioTrackReader] = [:]
     private var failed: Set<String> = []
     private var mixer: AudioMixer
-    /// Per-track gains and the master gain from the loudness pass; none when normalisation is off.
-    private let levels: LoudnessAnalysis.Result?
+    /// Per-track gains and the master gain: none, the loudness pass's, or decided as the audio comes.
+    let levels: MixLevels
     private let trackGains: [String: Float]
+    private let masterGain: Float
+    /// Causal gains: each track's and the master's as the last block ended, ramped from to the next decision.
+    private var applied: [String: Float] = [:]
+    private var appliedMaster: Float = 1
     private var scratch: [Float] = []
     private var mono: [Float] = []
     /// Media files that could not be read, with why.
     private(set) var lostMedia: [String: String] = [:]
     private let ledger: LossLedger
 
-    init(capture: Capture, ledger: LossLedger, levels: LoudnessAnalysis.Result? = nil) {
+    init(capture: Capture, ledger: LossLedger, levels: MixLevels = .none) {
         self.capture = capture
         self.ledger = ledger
         self.levels = levels
-        trackGains = levels?.trackGains ?? [:]
+        if case .fixed(let result) = levels {
+            trackGains = result.trackGains
+            masterGain = result.masterGain
+        } else {
+            trackGains = [:]
+            masterGain = 1
+        }
         // Normalised output keeps its true peak at most -1 dBTP: the sample ceiling leaves room for inter-sample peaks.
-        mixer = AudioMixer(ceiling: levels == nil ? AudioMixer.defaultCeiling : AudioMixer.normalisedCeiling)
+        mixer = AudioMixer(ceiling: levels.normalised ? AudioMixer.normalisedCeiling : AudioMixer.defaultCeiling)
     }
+
+    /// A followed run's capture known further: tracks that appeared since can be read.
+    func extend(to capture: Capture) { self.capture = capture }
 
     /// Appends session samples `[start, start + count)` of `interval`, the sum of its unmuted tracks,
     /// to every plane of `planes` (the mix is mono; each output channel carries it).
@@ -47,7 +60,12 @@ final class AudioMix {
                                 fromMs: MediaTime.ms(atSample: start), detail: error.description)
                 }
             }
-            if let master = levels?.masterGain, master != 1 { for i in out.indices { out[i] *= master } }
+            if case .causal(let causal) = levels {
+                causal.mixed(UnsafeBufferPointer(out), anyHeard: !audible.isEmpty)
+                appliedMaster = Self.ramp(out, from: appliedMaster, to: causal.masterGain)
+            } else if masterGain != 1 {
+                for i in out.indices { out[i] *= masterGain }
+            }
             mixer.limit(out)
         }
         for index in planes.indices { planes[index] += mono }
@@ -56,6 +74,10 @@ final class AudioMix {
     /// Adds one track into `out`, through its gain if it has one other than unity.
     private func mix(_ source: PlannedAudio, into out: UnsafeMutableBufferPointer<Float>, from start: Int) throws(MediaError) {
         let reader = try reader(for: source)
+        if case .causal(let causal) = levels {
+            try mixCausally(source, reader: reader, causal: causal, into: out, from: start)
+            return
+        }
         guard let gain = trackGains[source.trackId], gain != 1 else {
             try reader.mix(into: out, from: start)
             return
@@ -66,6 +88,35 @@ final class AudioMix {
             try reader.mix(into: UnsafeMutableBufferPointer(rebasing: buffer[0..<out.count]), from: start)
         }
         for i in out.indices { out[i] += gain * scratch[i] }
+    }
+
+    /// Adds one track into `out` through the gain decided so far, measuring it first: the gain ramps
+    /// from where the last block left it to the one decided since, sample by sample.
+    private func mixCausally(_ source: PlannedAudio, reader: AudioTrackReader, causal: CausalLoudness,
+                             into out: UnsafeMutableBufferPointer<Float>, from start: Int) throws(MediaError) {
+        if scratch.count < out.count { scratch = [Float](repeating: 0, count: out.count) }
+        for i in 0..<out.count { scratch[i] = 0 }
+        try scratch.withUnsafeMutableBufferPointer { (buffer) throws(MediaError) in
+            let block = UnsafeMutableBufferPointer(rebasing: buffer[0..<out.count])
+            try reader.mix(into: block, from: start)
+            try causal.heard(source.trackId, UnsafeBufferPointer(block))
+        }
+        let target = causal.trackGain(source.trackId)
+        let from = applied[source.trackId] ?? target
+        let count = Float(out.count)
+        for i in out.indices { out[i] += (from + (target - from) * Float(i + 1) / count) * scratch[i] }
+        applied[source.trackId] = target
+    }
+
+    /// Multiplies `out` by a gain going from `from` to `to` across it; returns `to`.
+    private static func ramp(_ out: UnsafeMutableBufferPointer<Float>, from: Float, to: Float) -> Float {
+        let count = Float(out.count)
+        if from == to {
+            if to != 1 { for i in out.indices { out[i] *= to } }
+        } else {
+            for i in out.indices { out[i] *= from + (to - from) * Float(i + 1) / count }
+        }
+        return to
     }
 
     private func reader(for source: PlannedAudio) throws(MediaError) -> AudioTrackReader {

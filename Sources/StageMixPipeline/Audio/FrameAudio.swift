@@ -8,19 +8,30 @@ import StageMixTime
 /// encoder. A whole run takes them beside each painted canvas; a chunked run, once for the whole
 /// session, while it joins the chunks' video (docs/chunks.md).
 final class FrameAudio {
-    private let plan: CompositionPlan
+    private var plan: CompositionPlan
     private let mix: AudioMix
-    private let totalSamples: Int
+    private var totalSamples: Int
     private var samplesDone = 0
     /// Measures what goes to the AAC encoder.
     let meter: LoudnessMeter
 
-    init(capture: Capture, plan: CompositionPlan, ledger: LossLedger, levels: LoudnessAnalysis.Result?) throws(MediaError) {
+    init(capture: Capture, plan: CompositionPlan, ledger: LossLedger, levels: MixLevels) throws(MediaError) {
         self.plan = plan
         mix = AudioMix(capture: capture, ledger: ledger, levels: levels)
         meter = try LoudnessMeter(channels: 2, sampleRate: MediaTime.sampleRate)
         totalSamples = MediaTime.samples(ms: plan.durationMs)
     }
+
+    /// A followed run's plan of the session known further (`compose --follow`): it says what the last
+    /// plan said up to where that one ended, and goes on.
+    func extend(to plan: CompositionPlan, capture: Capture) {
+        self.plan = plan
+        totalSamples = MediaTime.samples(ms: plan.durationMs)
+        mix.extend(to: capture)
+    }
+
+    /// How the mix's gains are set.
+    var levels: MixLevels { mix.levels }
 
     /// Media files that could not be read, with why.
     var lostMedia: [String: String] { mix.lostMedia }

@@ -34,8 +34,11 @@ public struct ChunkJob: Sendable, Codable {
         folder.appendingPathComponent(String(format: "chunk-%05d.result.json", index))
     }
 
-    public var jobFile: URL {
-        URL(fileURLWithPath: work).appendingPathComponent(String(format: "chunk-%05d.job.json", index))
+    public var jobFile: URL { Self.jobFile(index, in: URL(fileURLWithPath: work)) }
+
+    /// Chunk `index`'s job in the folder it writes into.
+    public static func jobFile(_ index: Int, in folder: URL) -> URL {
+        folder.appendingPathComponent(String(format: "chunk-%05d.job.json", index))
     }
 
     /// Exact (dates as numbers), not for people: the run and its chunks are one version of StageMix.

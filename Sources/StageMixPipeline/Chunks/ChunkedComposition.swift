@@ -75,10 +75,18 @@ struct ChunkedComposition {
             try LoudnessAnalysis(capture: capture, plan: plan, targetLUFS: $0).run(shouldStop: { shouldStop() || board.shouldStop })
         }
         let loudnessCPU = CurrentThread.processCPUSeconds - cpuStart
-        let joined = try join(jobs: jobs, board: board, levels: levels, hlsDirectory: hlsDirectory, mp4: mp4,
+        let joiner = try join(jobs: jobs, board: board, levels: levels, hlsDirectory: hlsDirectory, mp4: mp4,
                               started: started, progress: progress, shouldStop: shouldStop)
-        let results = joined.results
-        var clock = joined.clock
+        return Self.outcome(of: joiner, plan: plan, frameCount: frameCount, seconds: chunking.seconds, jobs: chunking.jobs,
+                            loudness: LoudnessReport(levels: levels, audio: joiner.audio), cpuStart: cpuStart, loudnessCPU: loudnessCPU)
+    }
+
+    /// What a join of chunks made, as a whole run's result says it, and the chunks' own report: the
+    /// chunks' CPU added to this process's (since `cpuStart`), their decoded frames, losses and stand-ins merged.
+    static func outcome(of joiner: ChunkJoiner, plan: CompositionPlan, frameCount: Int, seconds: Double, jobs: Int,
+                        loudness: LoudnessReport, cpuStart: Double, loudnessCPU: Double) -> (CompositionPipeline.Result, ChunkingReport) {
+        let results = joiner.results
+        var clock = joiner.clock
         clock.charge(.other)
         let joinCPU = CurrentThread.processCPUSeconds - cpuStart
         let cpu = results.map(\.cpuSeconds).reduce(CPUSeconds(total: joinCPU, clock: clock, loudnessPass: loudnessCPU), +)
@@ -90,23 +98,23 @@ struct ChunkedComposition {
             lost.merge(result.lostMedia) { a, _ in a }
             warnings += result.warnings.filter { !warnings.contains($0) }
         }
-        lost.merge(joined.audio.lostMedia) { a, _ in a }
+        lost.merge(joiner.audio.lostMedia) { a, _ in a }
         // The chunks' notes with the audio's, merged as one run's: a stretch across a boundary is one.
-        for note in results.flatMap(\.lossNotes) { joined.ledger.note(note) }
+        for note in results.flatMap(\.lossNotes) { joiner.ledger.note(note) }
         let standIns = LayerStandInLog(frameMs: 1000 / max(1, plan.fps))
         for stretch in results.flatMap(\.layerStandIns) { standIns.record(stretch) }
         let fps = Double(plan.fps)
         let report = ChunkingReport(
-            chunkSeconds: chunking.seconds, jobs: chunking.jobs,
+            chunkSeconds: seconds, jobs: jobs,
             chunks: results.map {
                 .init(index: $0.index, fromSeconds: Double($0.from) / fps, toSeconds: Double($0.to) / fps,
                       cpuSeconds: ($0.cpuSeconds.total * 1000).rounded() / 1000, wallSeconds: ($0.wallSeconds * 1000).rounded() / 1000)
             },
             joinCPUSeconds: (joinCPU * 1000).rounded() / 1000)
         let result = CompositionPipeline.Result(
-            frames: frameCount, audioSamples: joined.samples, lostMedia: lost, warnings: warnings,
-            losses: joined.ledger.losses(in: plan),
-            decodedFrames: decoded, cpuSeconds: cpu, loudness: LoudnessReport(levels: levels, audio: joined.audio),
+            frames: frameCount, audioSamples: joiner.samples, lostMedia: lost, warnings: warnings,
+            losses: joiner.ledger.losses(in: plan),
+            decodedFrames: decoded, cpuSeconds: cpu, loudness: loudness,
             layerStandIns: standIns.stretches)
         return (result, report)
     }
@@ -154,66 +162,20 @@ struct ChunkedComposition {
         return result
     }
 
-    private struct Joined {
-        var results: [ChunkResult]
-        var samples: Int
-        var audio: FrameAudio
-        var ledger: LossLedger
-        var clock: StageClock
-    }
-
-    /// Joins the chunks in order as each is done: every rendition's packets into the containers,
-    /// the session's audio mixed frame by frame beside them.
+    /// Joins the chunks in order as each is done (``ChunkJoiner``).
     private func join(jobs: [ChunkJob], board: ChunkBoard, levels: LoudnessAnalysis.Result?, hlsDirectory: URL, mp4: URL?,
-                      started: Date, progress: (ComposeProgress) -> Void, shouldStop: () -> Bool) throws -> Joined {
-        var clock = StageClock()
-        let ledger = LossLedger()
-        let audio = try FrameAudio(capture: capture, plan: plan, ledger: ledger, levels: levels)
-        let renditions = settings.renditions.isEmpty
-            ? [Rendition(width: plan.canvas.width, height: plan.canvas.height, rate: settings.videoRate)] : settings.renditions
-        let fps = renditions.map { $0.fps ?? plan.fps }
-        var outputs: CompositionOutputs?
-        var intervals = FrameIntervals(plan: plan)
-        var results: [ChunkResult] = []
-        var samples = 0
+                      started: Date, progress: (ComposeProgress) -> Void, shouldStop: () -> Bool) throws -> ChunkJoiner {
+        let joiner = try ChunkJoiner(capture: capture, plan: plan, settings: settings, stageEvents: stageEvents,
+                                     levels: MixLevels(levels), hlsDirectory: hlsDirectory, mp4: mp4)
         let total = MediaTime.seconds(ms: plan.durationMs)
         for job in jobs {
             let result = try board.wait(for: job.index, shouldStop: shouldStop)
-            clock.charge(.other)
-            let readers = try renditions.indices.map { r throws(MediaError) in
-                try ChunkVideoReader(url: job.videoFile(rendition: r), firstFrame: job.from / (plan.fps / fps[r]), fps: fps[r])
-            }
-            if outputs == nil {
-                outputs = try CompositionOutputs(
-                    plan: plan, settings: settings, stageEvents: stageEvents,
-                    video: zip(renditions, readers).enumerated().map { r, pair in
-                        VideoStream(rendition: pair.0, fps: fps[r], origin: .chunks(pair.1.stream))
-                    },
-                    hlsDirectory: hlsDirectory, mp4: mp4)
-            }
-            guard let outputs else { break }
-            for n in job.frames {
-                for r in readers.indices where n % (plan.fps / fps[r]) == 0 {
-                    let packet = try readers[r].next(decodeIndex: n / (plan.fps / fps[r]), delay: result.reorderDelayFrames[r])
-                    try outputs.videoRoutes[r].write(packet)
-                }
-                clock.charge(.other)
-                let planes = audio.samples(endingFrame: n, interval: intervals.interval(atFrame: n))
-                clock.charge(.audioDecodeMix)
-                try outputs.audio.send(planar: planes)
-                samples += planes[0].count
-            }
-            for reader in readers { try reader.checkEnd() }
-            // What the join has read goes: a long session's chunks need not all sit on the disk at once. On the
-            // queue they stay until the composition is published, for a join that fails to be tried again.
-            if chunking.encodedIn == nil {
-                for r in renditions.indices { try? FileManager.default.removeItem(at: job.videoFile(rendition: r)) }
-            }
-            results.append(result)
+            // On the queue the chunks stay until the composition is published, for a join that fails to be tried again.
+            try joiner.join(job, result: result, removesVideo: chunking.encodedIn == nil)
             progress(ComposeProgress(composedSeconds: Double(job.to) / Double(plan.fps), totalSeconds: total,
                                      elapsedSeconds: Date().timeIntervalSince(started)))
         }
-        try outputs?.finish()
-        return Joined(results: results, samples: samples, audio: audio, ledger: ledger, clock: clock)
+        try joiner.finish()
+        return joiner
     }
 }

@@ -9,13 +9,16 @@ public struct FollowReport: Sendable, Codable, Equatable {
     public var maxLagSeconds: Double
     /// Versions of `session.json` read.
     public var versionsRead: Int
-    /// How the loudness was set: today the whole session's pass, run when the session ended.
+    /// How the loudness was set: causally, from what had been heard (``causalLoudness``), or not at all.
     public var loudnessMethod: String
 
     public static let wholeSessionLoudness = "whole-session: EBU R128 measured over the session once it ended, then one gain per track"
+    public static let causalLoudness = "causal: EBU R128 integrated loudness of each track and of the mix heard so far, "
+        + "gains decided every 100 ms and moved at most 7.5 dB/s for the first 8 s heard, 0.5 dB/s after, then limited"
+    public static let noLoudness = "off"
 
     public init(chunksWhileRecorded: Int, chunks: Int, maxLagSeconds: Double, versionsRead: Int,
-                loudnessMethod: String = FollowReport.wholeSessionLoudness) {
+                loudnessMethod: String = FollowReport.causalLoudness) {
         self.chunksWhileRecorded = chunksWhileRecorded
         self.chunks = chunks
         self.maxLagSeconds = maxLagSeconds

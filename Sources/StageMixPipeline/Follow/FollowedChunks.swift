@@ -39,7 +39,10 @@ public struct FollowedChunks {
         public var maxLagMs = 0
     }
 
-    public func run(shouldStop: @escaping @Sendable () -> Bool, progress: (Int, Int) -> Void) throws -> Log {
+    /// Follows until `session.ended` arrives; `encoded` is given each chunk as soon as it is made, with
+    /// the plan and the capture known then.
+    public func run(shouldStop: @escaping @Sendable () -> Bool, progress: (Int, Int) -> Void,
+                    encoded: (ChunkJob, CompositionPlan, Capture) throws -> Void = { _, _, _ in }) throws -> Log {
         var log = Log()
         var lastChange = Date()
         var lastStamp: FileStamp?
@@ -73,8 +76,9 @@ public struct FollowedChunks {
             let ready = MediaTime.frame(atMs: max(0, completeToMs - Self.marginMs), fps: plan.fps)
             for (index, frames) in ChunkRun.ranges(plan: plan, options: options).enumerated()
             where log.encoded[index] == nil && frames.upperBound <= ready && frames.count == Self.fullChunk(plan: plan, options: options) {
-                try encode(index, frames: frames, plan: plan, shouldStop: shouldStop)
+                let job = try encode(index, frames: frames, plan: plan, shouldStop: shouldStop)
                 log.encoded[index] = ChunkPlanSlice(plan: plan, frames: frames)
+                try encoded(job, plan, known)
                 log.ranges[index] = frames
                 log.maxLagMs = max(log.maxLagMs, completeToMs - MediaTime.ms(atFrame: frames.upperBound, fps: plan.fps))
                 progress(completeToMs, MediaTime.ms(atFrame: frames.upperBound, fps: plan.fps))
@@ -90,14 +94,23 @@ public struct FollowedChunks {
     }
 
     /// Encodes chunk `index` into a folder of its own beside its final place, then renames it there whole.
-    func encode(_ index: Int, frames: Range<Int>, plan: CompositionPlan, shouldStop: @escaping @Sendable () -> Bool) throws {
+    func encode(_ index: Int, frames: Range<Int>, plan: CompositionPlan, shouldStop: @escaping @Sendable () -> Bool) throws -> ChunkJob {
         try Self.encode(index, frames: frames, plan: plan, capture: capture.location, options: options, runner: runner, work: work,
                         shouldStop: shouldStop)
     }
 
+    /// Returns the chunk's job as placed in its final folder.
+    @discardableResult
     public static func encode(_ index: Int, frames: Range<Int>, plan: CompositionPlan, capture: String, options: ComposeOptions,
-                              runner: any ChunkRunner, work: URL, shouldStop: @escaping @Sendable () -> Bool) throws {
-        let final = ChunkRun.chunkFolder(index, in: work)
+                              runner: any ChunkRunner, work: URL, shouldStop: @escaping @Sendable () -> Bool) throws -> ChunkJob {
+        try encode(index, frames: frames, plan: plan, capture: capture, options: options, runner: runner,
+                   final: ChunkRun.chunkFolder(index, in: work), shouldStop: shouldStop)
+    }
+
+    /// Encodes frames `frames` of `plan` as chunk `index` into a folder of its own beside `final`, then renames it there whole.
+    static func encode(_ index: Int, frames: Range<Int>, plan: CompositionPlan, capture: String, options: ComposeOptions,
+                       runner: any ChunkRunner, final: URL, shouldStop: @escaping @Sendable () -> Bool) throws -> ChunkJob {
+        let work = final.deletingLastPathComponent()
         let attempt = work.appendingPathComponent(".\(final.lastPathComponent).attempt")
         try? FileManager.default.removeItem(at: attempt)
         try FileManager.default.createDirectory(at: attempt, withIntermediateDirectories: true)
@@ -113,6 +126,7 @@ public struct FollowedChunks {
         try? FileManager.default.removeItem(at: final)
         try FileManager.default.moveItem(at: attempt, to: final)
         try placed.write(to: placed.jobFile)
+        return placed
     }
 }
 

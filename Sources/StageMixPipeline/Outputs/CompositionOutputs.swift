@@ -25,6 +25,8 @@ final class CompositionOutputs {
     private let hlsDirectory: URL
     private let audioPlaylist: URL?
     private let segmentFormat: HLSMuxer.SegmentType
+    /// A ladder's audio-only playlist, which ends with the video.
+    private var audioOnly: HLSMuxer?
 
     /// Whether the encoders must put SPS/PPS out of band: MP4 and fMP4 want them there, and a
     /// ladder's master playlist reads each video's codec from them.
@@ -68,6 +70,7 @@ final class CompositionOutputs {
             audio.routes.append(muxer, stream: try muxer.addStream(from: audio.encoder),
                                 endingAfter: Int64(plan.durationMs) * Int64(MediaTime.sampleRate) / 1000)
             muxers.append(muxer)
+            audioOnly = muxer
             hls = muxers
             audioPlaylist = muxer.playlistURL
         } else {
@@ -89,6 +92,21 @@ final class CompositionOutputs {
                 try file.addChapter(start: MediaTime.seconds(ms: chapter.startMs), end: MediaTime.seconds(ms: chapter.endMs), title: chapter.title)
             }
             try file.writeHeader(options: ["movflags": "+faststart"])
+        }
+    }
+
+    /// A followed run (`compose --follow`) opens its containers before the session has ended: once it
+    /// has, and before the last chunks are joined, this gives them what only the end tells: where the
+    /// audio-only playlist ends, the stage's events as date ranges, and the MP4's chapters (which the
+    /// MP4 muxer writes in its trailer when it had none at the header).
+    func sessionEnded(durationMs: Int, stageEvents: [StageEvent]) throws {
+        if let audioOnly { audio.routes.end(audioOnly, after: Int64(durationMs) * Int64(MediaTime.sampleRate) / 1000) }
+        let dateRanges = Self.dateRanges(stageEvents)
+        for muxer in hls { muxer.dateRanges = dateRanges }
+        if let file {
+            for chapter in Self.chapters(stageEvents, durationMs: durationMs) {
+                try file.addChapter(start: MediaTime.seconds(ms: chapter.startMs), end: MediaTime.seconds(ms: chapter.endMs), title: chapter.title)
+            }
         }
     }
 

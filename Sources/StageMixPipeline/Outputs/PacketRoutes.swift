@@ -10,6 +10,11 @@ final class PacketRoutes {
 
     func append(_ sink: any PacketSink, stream: Int, endingAfter end: Int64? = nil) { routes.append((sink, stream, end)) }
 
+    /// Ends the route to `sink` after `end` (a followed run learns where only when the session ends).
+    func end(_ sink: any PacketSink, after end: Int64) {
+        for index in routes.indices where routes[index].sink === sink { routes[index].end = end }
+    }
+
     /// Takes every packet the encoder has ready and writes it to every route that has not ended.
     func drain(_ receive: () throws(MediaError) -> EncoderOutput) throws {
         while case .packet(let packet) = try receive() { try write(packet) }
