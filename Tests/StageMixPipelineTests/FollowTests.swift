@@ -113,6 +113,39 @@ struct FollowTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).filter { $0.hasPrefix(".") }.isEmpty)
     }
 
+    /// A ladder and an MP4, whose containers a followed run opens before the session's end is known:
+    /// the audio-only playlist still ends with the video and is cut where a whole run cuts it, and
+    /// the MP4 gets the stage's events as chapters (written in its trailer).
+    @Test func aLadderAndAnMP4FollowedAreCutAndChapteredAsAWholeRunsAre() throws {
+        let root = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let live = root.appendingPathComponent("live"), followed = root.appendingPathComponent("followed")
+        let recorder = try Self.start(["replay", Repository.root.appendingPathComponent("Samples/panel").path, "--out", live.path,
+                                       "--speed", "4", "--tick", "0.25"], log: root.appendingPathComponent("replay.log"))
+        while !FileManager.default.fileExists(atPath: live.appendingPathComponent("session.json").path) { Thread.sleep(forTimeInterval: 0.02) }
+        let options = Self.encoding + ["--renditions", "640x360@800k,320x180@300k", "--mp4"]
+        let composed = try CLI.run(["compose", live.path, "--out", followed.path, "--follow"] + options)
+        recorder.waitUntilExit()
+        #expect(composed.status == 0, "\(composed.stderr)")
+        let whole = root.appendingPathComponent("whole")
+        #expect(try CLI.run(["compose", live.path, "--out", whole.path] + options).status == 0)
+        // A bitrate ladder's x264 is not bit-exact run to run: the playlists, the chapters and the packets' times are compared.
+        for name in ["hls/audio/index.m3u8", "hls/640x360/index.m3u8", "hls/320x180/index.m3u8"] {
+            let mine = try String(contentsOf: followed.appendingPathComponent(name), encoding: .utf8)
+            #expect(mine == (try String(contentsOf: whole.appendingPathComponent(name), encoding: .utf8)), "\(name) differs from the whole run's")
+        }
+        func probe(_ output: URL, _ arguments: [String], _ file: String) throws -> String {
+            try Self.ffmpeg(arguments + [output.appendingPathComponent(file).path], tool: "ffprobe")
+        }
+        for (arguments, file) in [(["-show_chapters", "-of", "csv"], "composition.mp4"),
+                                  (["-select_streams", "a", "-show_entries", "packet=pts,duration", "-of", "csv"], "composition.mp4"),
+                                  (["-select_streams", "v", "-show_entries", "packet=pts,dts,flags", "-of", "csv"], "composition.mp4"),
+                                  (["-select_streams", "a", "-show_entries", "packet=pts,duration", "-of", "csv"], "hls/audio/index.m3u8")] {
+            let mine = try probe(followed, arguments, file)
+            #expect(mine == (try probe(whole, arguments, file)) && mine.count > 100, "\(arguments) of \(file) differ from the whole run's")
+        }
+    }
+
     @Test func aRecorderThatStopsOrBreaksTheContractIsRefusedAndNothingIsPublished() throws {
         let root = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }

@@ -15,6 +15,8 @@ final class ChunkJoiner {
     private let stageEvents: [StageEvent]
     private let hlsDirectory: URL
     private let mp4: URL?
+    /// Whether the session's end is known: false for a followed run's join started while it was recorded.
+    private var ended: Bool
     private let renditions: [Rendition]
     private let fps: [Int]
     private var outputs: CompositionOutputs?
@@ -26,8 +28,9 @@ final class ChunkJoiner {
     private(set) var samples = 0
 
     init(capture: Capture, plan: CompositionPlan, settings: ComposeSettings, stageEvents: [StageEvent], levels: MixLevels,
-         hlsDirectory: URL, mp4: URL?) throws {
+         hlsDirectory: URL, mp4: URL?, sessionEnded: Bool = true) throws {
         self.plan = plan
+        ended = sessionEnded
         self.settings = settings
         self.stageEvents = stageEvents
         self.hlsDirectory = hlsDirectory
@@ -49,6 +52,7 @@ final class ChunkJoiner {
 
     /// A followed run's session has ended: see ``CompositionOutputs/sessionEnded(durationMs:stageEvents:)``.
     func sessionEnded(stageEvents: [StageEvent]) throws {
+        ended = true
         try outputs?.sessionEnded(durationMs: plan.durationMs, stageEvents: stageEvents)
     }
 
@@ -65,7 +69,7 @@ final class ChunkJoiner {
                 video: zip(renditions, readers).enumerated().map { r, pair in
                     VideoStream(rendition: pair.0, fps: fps[r], origin: .chunks(pair.1.stream))
                 },
-                hlsDirectory: hlsDirectory, mp4: mp4)
+                hlsDirectory: hlsDirectory, mp4: mp4, sessionEnded: ended)
         }
         guard let outputs else { return }
         for n in job.frames {

@@ -82,7 +82,7 @@ public struct FollowedComposition: Sendable {
                         // Made after the session ended (or started over), the containers get the stage's events at once.
                         let events = session.map { StageEvent.of($0.document.timeline) } ?? []
                         joiner = try ChunkJoiner(capture: capture, plan: plan, settings: settings, stageEvents: events, levels: levels,
-                                                 hlsDirectory: hls, mp4: mp4)
+                                                 hlsDirectory: hls, mp4: mp4, sessionEnded: session != nil)
                     }
                     try joiner?.join(job, result: result, removesVideo: false)
                     try Self.takePictures(of: job, into: staging, poster: takesPoster)

@@ -34,8 +34,10 @@ final class CompositionOutputs {
         !settings.renditions.isEmpty || settings.segmentFormat == .fmp4 || mp4
     }
 
+    /// `sessionEnded`: false for a followed run's containers, opened before the session's end is known
+    /// (``sessionEnded(durationMs:stageEvents:)`` tells it then).
     init(plan: CompositionPlan, settings: ComposeSettings, stageEvents: [StageEvent], video: [VideoStream],
-         hlsDirectory: URL, mp4: URL?) throws {
+         hlsDirectory: URL, mp4: URL?, sessionEnded: Bool = true) throws {
         self.hlsDirectory = hlsDirectory
         self.video = video
         segmentFormat = settings.segmentFormat
@@ -68,7 +70,7 @@ final class CompositionOutputs {
             // is left out, and the audio rendition ends with the video (less at most that one frame, the
             // session's last instant; the single playlist and the MP4 keep every sample).
             audio.routes.append(muxer, stream: try muxer.addStream(from: audio.encoder),
-                                endingAfter: Int64(plan.durationMs) * Int64(MediaTime.sampleRate) / 1000)
+                                endingAfter: sessionEnded ? Int64(plan.durationMs) * Int64(MediaTime.sampleRate) / 1000 : nil)
             muxers.append(muxer)
             audioOnly = muxer
             hls = muxers
