@@ -7,7 +7,7 @@ import StageMixTestSupport
 /// is the output a whole run writes (the same video packets, playlists, pictures, plan, timeline and
 /// billing, byte for byte) but for the loudness, set from what had been heard (its audio has the
 /// whole run's every packet time, and lands on target); a recorder that stops and a recorder that
-/// breaks the contract are refused.
+/// breaks the contract are refused, and one whose media still grow has not stopped.
 @Suite("compose --follow", .serialized)
 struct FollowTests {
     typealias CLI = CommandLineTests
@@ -168,5 +168,66 @@ struct FollowTests {
         let edits = root.appendingPathComponent("edits.json")
         try #"{"format": "stagemix.edits/1"}"#.write(to: edits, atomically: true, encoding: .utf8)
         #expect(try CLI.run(["compose", live.path, "--out", out.path, "--follow", "--edits", edits.path]).status == 64)
+    }
+
+    /// Writes a version of `session.json` as a recorder does: whole, under another name, renamed over it.
+    static func replace(_ manifest: URL, with document: [String: Any]) throws {
+        let next = manifest.deletingLastPathComponent().appendingPathComponent(".session.json.next")
+        try JSONSerialization.data(withJSONObject: document).write(to: next)
+        #expect(rename(next.path, manifest.path) == 0)
+    }
+
+    @Test func aRecorderThatRewritesAnEarlierEventIsRefusedNamingIt() throws {
+        let root = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let live = try CaptureInProgressCommandTests.inProgress(in: root)
+        let manifest = live.appendingPathComponent("session.json")
+        var document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: manifest)) as? [String: Any])
+        var events = try #require(document["events"] as? [[String: Any]])
+        let cy = try #require(events.firstIndex { $0["type"] as? String == "participant.joined" && $0["participantId"] as? String == "p-cy" })
+        let out = root.appendingPathComponent("out"), log = root.appendingPathComponent("follow.log")
+        let follower = try Self.start(["compose", live.path, "--out", out.path, "--follow", "--follow-timeout", "30"] + Self.encoding, log: log)
+        // The recorder keeps rewriting Cy's join, each version valid on its own: whichever two versions the
+        // follower reads in turn, they differ there.
+        for round in 0..<100 where follower.isRunning {
+            events[cy]["mode"] = round % 2 == 0 ? "SEND_AND_RECV" : "SIGNALLING_ONLY"
+            document["events"] = events
+            try Self.replace(manifest, with: document)
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        if follower.isRunning { follower.terminate() }
+        follower.waitUntilExit()
+        let stderr = try String(contentsOf: log, encoding: .utf8)
+        #expect(follower.terminationStatus == 65, "\(stderr)")
+        #expect(stderr.contains(manifest.lastPathComponent + ": $.events[\(cy)].mode") && stderr.contains("as the version before said"), "\(stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).filter { $0.hasPrefix(".") }.isEmpty)
+    }
+
+    @Test func mediaThatKeepGrowingAreARecorderAtWork() throws {
+        let root = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let live = try CaptureInProgressCommandTests.inProgress(in: root)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: live.appendingPathComponent("session.json"))) as? [String: Any])
+        let audio = try #require((document["tracks"] as? [[String: Any]])?.compactMap { $0["file"] as? String }.first)
+        let out = root.appendingPathComponent("out"), log = root.appendingPathComponent("follow.log")
+        let follower = try Self.start(["compose", live.path, "--out", out.path, "--follow", "--follow-timeout", "2"] + Self.encoding, log: log)
+        // session.json never changes again; a microphone's file grows every half second for 4 s, then stops.
+        let file = try FileHandle(forWritingTo: live.appendingPathComponent(audio))
+        defer { try? file.close() }
+        try file.seekToEnd()
+        var ranWhileGrowing = true
+        for _ in 0..<8 {
+            Thread.sleep(forTimeInterval: 0.5)
+            ranWhileGrowing = ranWhileGrowing && follower.isRunning
+            try file.write(contentsOf: Data(count: 1_000))
+        }
+        #expect(ranWhileGrowing && follower.isRunning, "it timed out while the media grew: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+        follower.waitUntilExit()
+        let stderr = try String(contentsOf: log, encoding: .utf8)
+        #expect(follower.terminationStatus == 75, "\(stderr)")
+        #expect(stderr.contains("added nothing for 2 s"), "\(stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).filter { $0.hasPrefix(".") }.isEmpty)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import StageMixCapture
 import StageMixMedia
+@testable import StageMixPipeline
 import StageMixTestSupport
 
 /// `stagemix replay`: a finished capture played out as a recorder writes a capture in progress. Every
@@ -87,5 +88,31 @@ struct ReplayTests {
         let again = try CLI.run(["replay", sample.path, "--out", live.path])
         #expect(again.status == 73, "\(again.stderr)")
         #expect(try CaptureFolder(live).capture().sessionId == original.sessionId)
+    }
+
+    @Test func everyVersionKeepsTheContractWhateverOrderTheDocumentListsParticipantsIn() throws {
+        // Ben is listed second and joins first; Ana's microphone is listed before Ben's camera.
+        let document: [String: Any] = [
+            "format": "stagemix.capture/1", "sessionId": "s", "startedAt": "2026-11-20T18:00:00.000Z",
+            "participants": [["id": "p-ana", "name": "Ana"], ["id": "p-ben", "name": "Ben"], ["id": "p-cy", "name": "Cy"]],
+            "tracks": [["id": "TR_ana", "participantId": "p-ana", "kind": "audio", "source": "microphone", "file": "ana.ogg"],
+                       ["id": "TR_ben", "participantId": "p-ben", "kind": "audio", "source": "microphone", "file": "ben.ogg"],
+                       ["id": "TR_cy", "participantId": "p-cy", "kind": "audio", "source": "microphone", "file": "cy.ogg"]],
+            "events": [["atMs": 0, "type": "participant.joined", "participantId": "p-ben", "mode": "SEND_AND_RECV"],
+                       ["atMs": 1_000, "type": "participant.joined", "participantId": "p-ana", "mode": "SEND_AND_RECV"],
+                       ["atMs": 2_000, "type": "participant.joined", "participantId": "p-cy", "mode": "SEND_AND_RECV"],
+                       ["atMs": 3_000, "type": "session.ended"]],
+        ]
+        let manifest = try ReplayManifest(data: JSONSerialization.data(withJSONObject: document))
+        var contract = RecorderContract(manifest: URL(fileURLWithPath: "/nonexistent/session.json"))
+        var listed: [Int] = []
+        for completeToMs in [0, 500, 1_500, 2_500, nil] as [Int?] {
+            let version = manifest.version(completeToMs: completeToMs)
+            let data = try JSONSerialization.data(withJSONObject: version)
+            try contract.check(data)
+            _ = try CaptureReader.parse(data, directory: URL(fileURLWithPath: "/nonexistent"), inProgress: .knownSoFar)
+            listed.append((version["participants"] as? [Any])?.count ?? -1)
+        }
+        #expect(listed == [0, 2, 2, 3, 3])
     }
 }

@@ -3,11 +3,11 @@ public import StageMixCapture
 public import StageMixPlan
 public import StageMixOptions
 import StageMixTime
-import StageMixJSON
 
 /// The part of `compose --follow` that runs while the session is recorded: it waits on the capture
 /// folder with inotify (a look a second at most without it; `session.json` is replaced by a rename,
-/// so its identity tells a new version), plans what is known so far, and encodes each chunk of video as soon as
+/// so its identity tells a new version), checks each version and the media against the recorder's
+/// contract (``RecorderContract``), plans what is known so far, and encodes each chunk of video as soon as
 /// `completeToMs` has passed its end (and the margin a reader may need), into the work folder as the
 /// queue's workers put chunks (``ChunkRun/chunkFolder(_:in:)``). It returns when `session.ended`
 /// has arrived, with the slice of plan each chunk was encoded from, for the end to check.
@@ -48,9 +48,12 @@ public struct FollowedChunks {
         var lastStamp: FileStamp?
         let manifest = URL(fileURLWithPath: capture.location).appendingPathComponent(CaptureReader.manifestName)
         let watch = FolderWatch(URL(fileURLWithPath: capture.location))
+        var contract = RecorderContract(manifest: manifest)
         while true {
             if shouldStop() { throw CancellationError() }
             let stamp = FileStamp(manifest) ?? lastStamp
+            // Media growing is the recorder at work too; looked at once a wake.
+            do { if try contract.mediaGrew() { lastChange = Date() } } catch { throw BadInput(error) }
             guard stamp != lastStamp || log.versions == 0 else {
                 if Date().timeIntervalSince(lastChange) > timeoutSeconds {
                     throw FollowTimeout(completeToMs: log.lastCompleteToMs, seconds: timeoutSeconds)
@@ -62,13 +65,11 @@ public struct FollowedChunks {
             lastStamp = stamp
             lastChange = Date()
             let known: Capture
-            do { known = try capture.capture(inProgress: .knownSoFar) } catch { throw BadInput(error) }
+            do {
+                try contract.checkCurrentVersion()
+                known = try capture.capture(inProgress: .knownSoFar)
+            } catch { throw BadInput(error) }
             guard let completeToMs = known.completeToMs else { return log }
-            if completeToMs < log.lastCompleteToMs {
-                throw BadInput(CaptureError(problems: [JSONProblem(file: manifest.path, path: "$.recording.completeToMs",
-                                                                   expected: "at least \(log.lastCompleteToMs), as the version before said",
-                                                                   found: "\(completeToMs): it went back")]))
-            }
             log.versions += 1
             log.lastCompleteToMs = completeToMs
             let (_, _, document) = try CompositionInput.plan(capture: StaticCapture(capture: known), options: options, inProgress: .knownSoFar)

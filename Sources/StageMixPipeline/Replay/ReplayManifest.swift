@@ -3,8 +3,9 @@ import Foundation
 /// The `session.json` a recorder would have written at each moment of a finished session (the
 /// contract's "A capture in progress"): the original document, its `events` cut to those before
 /// `completeToMs` (no `session.ended`), its participants and tracks as far as those events have named
-/// them (a track appears when its participant joins), media paths as the live copy writes them, and
-/// `"recording": {"completeToMs": N}`. Each version is written beside `session.json` and renamed
+/// them (a track appears when its participant joins; each list a prefix of the document's, so one
+/// listed before a participant who joined earlier appears with them), media paths as the live copy
+/// writes them, and `"recording": {"completeToMs": N}`. Each version is written beside `session.json` and renamed
 /// over it; the last is the original document whole.
 struct ReplayManifest {
     private let document: [String: Any]
@@ -32,8 +33,20 @@ struct ReplayManifest {
             if let id = event["participantId"] as? String { joined.insert(id) }
             if let id = event["senderId"] as? String { joined.insert(id) }
         }
-        version["participants"] = (document["participants"] as? [[String: Any]] ?? []).filter { joined.contains($0["id"] as? String ?? "") }
-        version["tracks"] = (version["tracks"] as? [[String: Any]] ?? []).filter { joined.contains($0["participantId"] as? String ?? "") }
+        // The contract lets a recorder only append participants and tracks: each version lists the shortest
+        // prefix of the document's lists that holds everyone named so far and each listed track's participant.
+        let participants = document["participants"] as? [[String: Any]] ?? [], tracks = version["tracks"] as? [[String: Any]] ?? []
+        var listed = 0, tracked = 0
+        while true {
+            let newListed = max(listed, (participants.lastIndex { joined.contains($0["id"] as? String ?? "") } ?? -1) + 1)
+            let present = Set(participants.prefix(newListed).compactMap { $0["id"] as? String })
+            let newTracked = max(tracked, (tracks.lastIndex { present.contains($0["participantId"] as? String ?? "") } ?? -1) + 1)
+            joined.formUnion(tracks.prefix(newTracked).compactMap { $0["participantId"] as? String })
+            if (newListed, newTracked) == (listed, tracked) { break }
+            (listed, tracked) = (newListed, newTracked)
+        }
+        version["participants"] = Array(participants.prefix(listed))
+        version["tracks"] = Array(tracks.prefix(tracked))
         version["events"] = known
         version["recording"] = ["completeToMs": completeToMs]
         return version
