@@ -36,9 +36,15 @@ extension StageMix {
         @Option(help: "With --follow: seconds without a new session.json after which the recorder is taken for stopped (exit 75, nothing published).")
         var followTimeout: Double = 120
 
+        @Option(help: ArgumentHelp("With --follow: also keep an HLS EVENT playlist of the segments composed so far in this folder, ended when the output is published (docs/follow.md).", valueName: "dir"))
+        var liveOut: String?
+
         /// On the queue: which phase of a chunked composition this run is, and its work folder (docs/chunks.md).
         @Option(name: .customLong("chunk-phase"), help: .hidden) var chunkPhase: QueuePhase?
         @Option(name: .customLong("chunk-work"), help: .hidden) var chunkWork: String?
+        /// On the queue, a followed composition's work folder, kept across attempts: an attempt after one
+        /// whose worker died carries on from the chunks found there (docs/follow.md).
+        @Option(name: .customLong("follow-work"), help: .hidden) var followWork: String?
         /// The worker that runs this phase, named by itself: a child that read its parent only once started
         /// could read the init process's pid if the worker died meanwhile, and never learn it is alone.
         @Option(name: .customLong("worker-pid"), help: .hidden) var workerPid: Int32?
@@ -58,6 +64,18 @@ extension StageMix {
                 guard followTimeout.isFinite, followTimeout >= 1, followTimeout <= 86_400 else {
                     throw ValidationError("--follow-timeout must be between 1 and 86400 seconds")
                 }
+                if let liveOut {
+                    if liveOut.contains("://") { throw ValidationError("--live-out writes a folder on this machine (not yet s3://)") }
+                    let live = URL(fileURLWithPath: liveOut).standardizedFileURL.path + "/"
+                    for (name, other) in [("--out", target.out), ("the capture", plan.capture)] {
+                        let path = URL(fileURLWithPath: other).standardizedFileURL.path + "/"
+                        if live.hasPrefix(path) || path.hasPrefix(live) {
+                            throw ValidationError("--live-out \(liveOut) must be a folder of its own, not \(name) nor inside it or holding it")
+                        }
+                    }
+                }
+            } else if liveOut != nil || followWork != nil {
+                throw ValidationError("\(liveOut != nil ? "--live-out" : "--follow-work") goes with --follow")
             }
         }
 
@@ -71,7 +89,9 @@ extension StageMix {
                     let segment = options.segmentSecondsOrDefault
                     options.chunkSeconds = options.chunkSeconds ?? segment * max(1, (10 / segment).rounded())
                     let followed = ComposeFollow(capture: plan.capture, options: options, out: target.out, overwrite: target.overwrite,
-                                                 timeoutSeconds: followTimeout, signals: signals)
+                                                 timeoutSeconds: followTimeout, liveOut: liveOut,
+                                                 sharedWork: followWork.map { URL(fileURLWithPath: $0) }, worker: workerPid.map { WorkerWatch(workerPid: $0) },
+                                                 signals: signals)
                     try await onOwnThread(named: "stagemix-follow") { try followed.run() }
                     return
                 }

@@ -18,10 +18,17 @@ struct ComposeFollow {
     let out: String
     let overwrite: Bool
     let timeoutSeconds: Double
+    /// `--live-out`: a folder for the EVENT playlist of the segments composed so far.
+    let liveOut: String?
+    /// On the queue: the composition's work folder, kept when this attempt fails, for the next one to carry on from.
+    let sharedWork: URL?
+    /// On the queue: the worker this run belongs to; once it is gone, the run stops.
+    let worker: WorkerWatch?
     let signals: StopSignals
 
-    /// The work folder: hidden, beside the output, removed whatever happens.
+    /// The work folder: hidden, beside the output, removed whatever happens (on the queue, the composition's).
     var work: URL {
+        if let sharedWork { return sharedWork }
         let target = URL(fileURLWithPath: out).standardizedFileURL
         return target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).stagemix-follow-\(getpid())")
     }
@@ -35,18 +42,27 @@ struct ComposeFollow {
         } catch {
             throw BadInput(error)
         }
+        let live: LiveOutput?
+        do {
+            live = try liveOut.map { try LiveOutput(directory: URL(fileURLWithPath: $0)) }
+        } catch {
+            throw BadInput(error)
+        }
         let work = self.work
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: work) }
+        // On the queue the worker removes the work once the composition has ended, and keeps it for another attempt until then.
+        defer { if sharedWork == nil { try? FileManager.default.removeItem(at: work) } }
         let source = CaptureFolder(path: capture)
         let signals = self.signals
-        let composition = FollowedComposition(capture: source, options: options, runner: ChunkProcess(), work: work, timeoutSeconds: timeoutSeconds)
+        let worker = self.worker
+        let composition = FollowedComposition(capture: source, options: options, runner: ChunkProcess(), work: work, timeoutSeconds: timeoutSeconds,
+                                              liveOut: live)
         let publisher = destination.publisher(overwrite: overwrite, protecting: [URL(fileURLWithPath: capture).standardizedFileURL])
         let outcome: FollowedComposition.Outcome
         do {
             outcome = try composition.run(publishingWith: publisher, progress: { recorded, composed in
                 FileHandle.standardError.write(Data(String(format: "\rrecorded %.1f s, composed %.1f s", Double(recorded) / 1000, Double(composed) / 1000).utf8))
-            }, shouldStop: { signals.stopRequested })
+            }, shouldStop: { signals.stopRequested || worker?.isGone == true })
         } catch let timeout as FollowTimeout {
             FileHandle.standardError.write(Data("\nstagemix: \(timeout)\n".utf8))
             throw ExitCode(75)
@@ -64,9 +80,10 @@ struct ComposeFollow {
             throw error
         }
         let report = outcome.report
-        let summary = String(format: "\ncomposed %@ following its recording: %.1f s, %d of %d chunks while it was recorded (lag at most %.1f s)%@, "
+        let summary = String(format: "\ncomposed %@ following its recording: %.1f s, %d of %d chunks while it was recorded (lag at most %.1f s)%@%@, "
                              + "published %.1f s after the session ended -> %@\n",
                              report.sessionId, report.durationSeconds, outcome.kept, outcome.chunks, Double(outcome.maxLagMs) / 1000,
+                             outcome.takenOver > 0 ? ", \(outcome.takenOver) of them taken over from an earlier attempt" : "",
                              outcome.restarted ? "; the layout looks at the whole session, so the join started over at its end" : "",
                              Date().timeIntervalSince(outcome.sessionEnded), destination.description)
         FileHandle.standardError.write(Data(summary.utf8))

@@ -146,6 +146,57 @@ struct FollowTests {
         }
     }
 
+    /// `--live-out`: while the session is recorded, an EVENT playlist of the segments composed so far,
+    /// never shrinking; at the end the output's own playlist and segments, ended. A folder StageMix did
+    /// not write is refused, and `--live-out` without `--follow` is a usage error.
+    @Test func theLivePlaylistGrowsWhileRecordedAndEndsWithTheOutput() throws {
+        let root = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let live = root.appendingPathComponent("live"), followed = root.appendingPathComponent("followed")
+        let liveOut = root.appendingPathComponent("on-air")
+        let recorder = try Self.start(["replay", Repository.root.appendingPathComponent("Samples/panel").path, "--out", live.path,
+                                       "--speed", "4", "--tick", "0.25"], log: root.appendingPathComponent("replay.log"))
+        while !FileManager.default.fileExists(atPath: live.appendingPathComponent("session.json").path) { Thread.sleep(forTimeInterval: 0.02) }
+        let log = root.appendingPathComponent("compose.log")
+        let composer = try Self.start(["compose", live.path, "--out", followed.path, "--follow", "--live-out", liveOut.path] + Self.encoding, log: log)
+        // What the live playlist said while the session was recorded, in the order seen.
+        var seen: [[String]] = []
+        let playlist = liveOut.appendingPathComponent("index.m3u8")
+        while recorder.isRunning {
+            if let text = try? String(contentsOf: playlist, encoding: .utf8) {
+                #expect(text.contains("#EXT-X-PLAYLIST-TYPE:EVENT") && !text.contains("#EXT-X-ENDLIST"), "\(text)")
+                let segments = text.split(separator: "\n").filter { $0.hasPrefix("segment_") }.map(String.init)
+                if segments != seen.last { seen.append(segments) }
+                for name in segments { #expect(FileManager.default.fileExists(atPath: liveOut.appendingPathComponent(name).path)) }
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        composer.waitUntilExit()
+        #expect(composer.terminationStatus == 0, "\((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+        // It grew while the session went on, each version the one before and more.
+        #expect(seen.count >= 2 && (seen.first?.count ?? 0) >= 1, "\(seen)")
+        for (before, after) in zip(seen, seen.dropFirst()) { #expect(Array(after.prefix(before.count)) == before, "\(seen)") }
+        // At the end: the output's playlist as an EVENT playlist, ended, over the output's own segments.
+        let final = try String(contentsOf: playlist, encoding: .utf8)
+        let output = try String(contentsOf: followed.appendingPathComponent("hls/index.m3u8"), encoding: .utf8)
+        #expect(final == output.replacingOccurrences(of: "#EXT-X-PLAYLIST-TYPE:VOD", with: "#EXT-X-PLAYLIST-TYPE:EVENT"))
+        #expect(final.contains("#EXT-X-ENDLIST"))
+        for name in output.split(separator: "\n").filter({ $0.hasPrefix("segment_") }) {
+            #expect(FileManager.default.contents(atPath: liveOut.appendingPathComponent(String(name)).path)
+                    == FileManager.default.contents(atPath: followed.appendingPathComponent("hls/\(name)").path), "\(name)")
+        }
+
+        // A folder StageMix did not write is left alone; --live-out without --follow is a usage error.
+        let foreign = root.appendingPathComponent("foreign")
+        try FileManager.default.createDirectory(at: foreign, withIntermediateDirectories: true)
+        try Data("mine".utf8).write(to: foreign.appendingPathComponent("notes.txt"))
+        let refused = try CLI.run(["compose", live.path, "--out", root.appendingPathComponent("again").path, "--follow", "--live-out", foreign.path])
+        #expect(refused.status == 65 && refused.stderr.contains("did not write"), "\(refused.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: foreign.path) == ["notes.txt"])
+        #expect(try CLI.run(["compose", live.path, "--out", root.appendingPathComponent("again").path, "--live-out", liveOut.path]).status == 64)
+        #expect(try CLI.run(["compose", live.path, "--out", followed.path, "--follow", "--live-out", followed.appendingPathComponent("live").path]).status == 64)
+    }
+
     @Test func aRecorderThatStopsOrBreaksTheContractIsRefusedAndNothingIsPublished() throws {
         let root = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }

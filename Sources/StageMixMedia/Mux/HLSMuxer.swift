@@ -17,6 +17,7 @@ public final class HLSMuxer: @unchecked Sendable {
     private let muxer: Muxer
     private let options: [String: String]
     private let programDateTimeStart: Date?
+    private let playlistAsItGoes: Bool
     /// `#EXT-X-DATERANGE` tags placed in the final playlist (they need the program date times).
     public var dateRanges: [HLSDateRange] = []
 
@@ -25,16 +26,19 @@ public final class HLSMuxer: @unchecked Sendable {
     ///     defaults to `segment_%05d.ts` or `.m4s`.
     ///   - programDateTimeStart: when given, each segment gets an
     ///     `#EXT-X-PROGRAM-DATE-TIME` counted from this date (not from "now").
+    ///   - playlistAsItGoes: the playlist is written as each segment is closed, not only at the end
+    ///     (libavformat writes a VOD playlist once): written as an EVENT playlist, made VOD at the end.
     public init(directory: URL, playlistName: String = "index.m3u8", segmentDuration: Double = 2,
                 segmentType: SegmentType = .mpegts, segmentFilePattern: String? = nil,
-                programDateTimeStart: Date? = nil) throws(MediaError) {
+                programDateTimeStart: Date? = nil, playlistAsItGoes: Bool = false) throws(MediaError) {
         self.directory = directory
+        self.playlistAsItGoes = playlistAsItGoes
         playlistURL = directory.appendingPathComponent(playlistName)
         self.programDateTimeStart = programDateTimeStart
         let pattern = segmentFilePattern ?? (segmentType == .mpegts ? "segment_%05d.ts" : "segment_%05d.m4s")
         var options = [
             "hls_time": String(segmentDuration),
-            "hls_playlist_type": "vod",
+            "hls_playlist_type": playlistAsItGoes ? "event" : "vod",
             "hls_list_size": "0",
             "hls_segment_type": segmentType.rawValue,
             "hls_segment_filename": directory.appendingPathComponent(pattern).path,
@@ -73,11 +77,12 @@ public final class HLSMuxer: @unchecked Sendable {
     /// then restamps its program date times from `programDateTimeStart`.
     public func finish() throws(MediaError) {
         try muxer.finish()
-        guard let start = programDateTimeStart else { return }
+        guard programDateTimeStart != nil || playlistAsItGoes else { return }
         do {
-            let text = try String(contentsOf: playlistURL, encoding: .utf8)
-            try HLSPlaylistDates.rewriting(text, start: start, dateRanges: dateRanges)
-                .write(to: playlistURL, atomically: true, encoding: .utf8)
+            var text = try String(contentsOf: playlistURL, encoding: .utf8)
+            if playlistAsItGoes { text = text.replacingOccurrences(of: "#EXT-X-PLAYLIST-TYPE:EVENT", with: "#EXT-X-PLAYLIST-TYPE:VOD") }
+            if let start = programDateTimeStart { text = HLSPlaylistDates.rewriting(text, start: start, dateRanges: dateRanges) }
+            try text.write(to: playlistURL, atomically: true, encoding: .utf8)
         } catch {
             throw MediaError(.muxFailed, "cannot restamp program date times in '\(playlistURL.path)': \(error)")
         }

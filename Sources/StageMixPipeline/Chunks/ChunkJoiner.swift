@@ -90,6 +90,9 @@ final class ChunkJoiner {
         results.append(result)
     }
 
+    /// A ladder's master playlist as it stands (nil for one rendition, or before the first chunk).
+    func masterPlaylist() throws -> String? { try outputs?.masterPlaylist() }
+
     /// After the last chunk: flushes the audio and closes every container.
     func finish() throws {
         try outputs?.finish()

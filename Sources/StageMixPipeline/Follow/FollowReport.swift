@@ -9,6 +9,8 @@ public struct FollowReport: Sendable, Codable, Equatable {
     public var maxLagSeconds: Double
     /// Versions of `session.json` read.
     public var versionsRead: Int
+    /// On the queue: chunks an earlier attempt made before its worker died, carried on from, not encoded again.
+    public var chunksTakenOver: Int
     /// How the loudness was set: causally, from what had been heard (``causalLoudness``), or not at all.
     public var loudnessMethod: String
 
@@ -17,8 +19,9 @@ public struct FollowReport: Sendable, Codable, Equatable {
         + "gains decided every 100 ms and moved at most 7.5 dB/s for the first 8 s heard, 0.5 dB/s after, then limited"
     public static let noLoudness = "off"
 
-    public init(chunksWhileRecorded: Int, chunks: Int, maxLagSeconds: Double, versionsRead: Int,
+    public init(chunksWhileRecorded: Int, chunks: Int, maxLagSeconds: Double, versionsRead: Int, chunksTakenOver: Int = 0,
                 loudnessMethod: String = FollowReport.causalLoudness) {
+        self.chunksTakenOver = chunksTakenOver
         self.chunksWhileRecorded = chunksWhileRecorded
         self.chunks = chunks
         self.maxLagSeconds = maxLagSeconds

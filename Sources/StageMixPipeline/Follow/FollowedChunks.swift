@@ -37,6 +37,8 @@ public struct FollowedChunks {
         public var versions = 0
         public var lastCompleteToMs = 0
         public var maxLagMs = 0
+        /// Chunks found made by an earlier attempt (a worker that died), not encoded again.
+        public var takenOver = 0
     }
 
     /// Follows until `session.ended` arrives; `encoded` is given each chunk as soon as it is made, with
@@ -77,7 +79,9 @@ public struct FollowedChunks {
             let ready = MediaTime.frame(atMs: max(0, completeToMs - Self.marginMs), fps: plan.fps)
             for (index, frames) in ChunkRun.ranges(plan: plan, options: options).enumerated()
             where log.encoded[index] == nil && frames.upperBound <= ready && frames.count == Self.fullChunk(plan: plan, options: options) {
-                let job = try encode(index, frames: frames, plan: plan, shouldStop: shouldStop)
+                let found = Self.madeEarlier(index, frames: frames, plan: plan, work: work)
+                let job = try found ?? encode(index, frames: frames, plan: plan, shouldStop: shouldStop)
+                if found != nil { log.takenOver += 1 }
                 log.encoded[index] = ChunkPlanSlice(plan: plan, frames: frames)
                 try encoded(job, plan, known)
                 log.ranges[index] = frames
@@ -85,6 +89,21 @@ public struct FollowedChunks {
                 progress(completeToMs, MediaTime.ms(atFrame: frames.upperBound, fps: plan.fps))
             }
         }
+    }
+
+    /// Chunk `index` as an earlier attempt of this composition left it in the work folder (its worker
+    /// died mid-session): kept when it is whole (its result written), lost nothing, covers `frames`, and
+    /// was made from the slice of plan `plan` gives; else nil, and it is encoded again.
+    static func madeEarlier(_ index: Int, frames: Range<Int>, plan: CompositionPlan, work: URL) -> ChunkJob? {
+        let folder = ChunkRun.chunkFolder(index, in: work)
+        guard let job = try? ChunkJob.read(from: ChunkJob.jobFile(index, in: folder)),
+              let result = try? ChunkResult.read(from: job.resultFile),
+              job.work == folder.path, job.frames == frames, result.from == frames.lowerBound, result.to == frames.upperBound,
+              result.lostMedia.isEmpty, result.lossNotes.isEmpty else { return nil }
+        var made = ChunkPlanSlice(plan: job.plan, frames: frames), now = ChunkPlanSlice(plan: plan, frames: frames)
+        made.posterFrame = nil
+        now.posterFrame = nil
+        return made == now ? job : nil
     }
 
     /// Frames in a whole chunk (the last of a session may be shorter).

@@ -25,8 +25,12 @@ public struct FollowedComposition: Sendable {
     /// Where the chunks are encoded (beside the output, removed by the caller).
     public let work: URL
     public let timeoutSeconds: Double
+    /// `--live-out`: the EVENT playlist of the segments joined so far.
+    public let liveOut: LiveOutput?
 
-    public init(capture: any CaptureSource, options: ComposeOptions, runner: any ChunkRunner, work: URL, timeoutSeconds: Double) {
+    public init(capture: any CaptureSource, options: ComposeOptions, runner: any ChunkRunner, work: URL, timeoutSeconds: Double,
+                liveOut: LiveOutput? = nil) {
+        self.liveOut = liveOut
         self.capture = capture
         self.options = options
         self.runner = runner
@@ -42,6 +46,8 @@ public struct FollowedComposition: Sendable {
         public var kept: Int
         public var maxLagMs: Int
         public var restarted: Bool
+        /// Chunks an earlier attempt made (its worker died), carried on from.
+        public var takenOver: Int
     }
 
     /// `progress` is given the recorded and the composed positions, in ms of session time, from the following thread.
@@ -86,6 +92,10 @@ public struct FollowedComposition: Sendable {
                     }
                     try joiner?.join(job, result: result, removesVideo: false)
                     try Self.takePictures(of: job, into: staging, poster: takesPoster)
+                    // A join started over goes back over segments the live playlist has: it waits for the whole output.
+                    if let joiner, session?.restarts != true {
+                        try liveOut?.update(from: hls, startedAt: plan.startedAt, master: try? joiner.masterPlaylist())
+                    }
                     next += 1
                 case .ended(let finished):
                     ended = Date()
@@ -102,6 +112,9 @@ public struct FollowedComposition: Sendable {
             }
             guard let session, let ended else { throw CancellationError() }
             try joiner?.finish()
+            let master = hls.appendingPathComponent(OutputFiles.playlist)
+            try liveOut?.update(from: hls, startedAt: nil,
+                                master: options.ladder?.isEmpty == false ? try String(contentsOf: master, encoding: .utf8) : nil)
             if let poster = session.poster {
                 let into = staging.appendingPathComponent(OutputFiles.poster)
                 try? FileManager.default.removeItem(at: into)
@@ -131,11 +144,12 @@ public struct FollowedComposition: Sendable {
             var run = ComposeRun(capture: session.capture, document: session.document, settings: settings)
             run.followed = FollowReport(chunksWhileRecorded: session.kept, chunks: session.chunks,
                                         maxLagSeconds: Double(session.log.maxLagMs) / 1000, versionsRead: session.log.versions,
+                                        chunksTakenOver: session.log.takenOver,
                                         loudnessMethod: settings.loudnessLUFS == nil ? FollowReport.noLoudness : FollowReport.causalLoudness)
             let report = try run.writeReports(result: result, chunking: chunking, missing: CaptureReader.missingMedia(in: session.capture),
                                               in: staging, started: started)
             return Outcome(report: report, sessionEnded: ended, chunks: session.chunks, kept: session.kept,
-                           maxLagMs: session.log.maxLagMs, restarted: session.restarts)
+                           maxLagMs: session.log.maxLagMs, restarted: session.restarts, takenOver: session.log.takenOver)
         }
     }
 

@@ -49,7 +49,8 @@ final class CompositionOutputs {
         let dateRanges = Self.dateRanges(stageEvents)
         func playlist(in directory: URL) throws -> HLSMuxer {
             let muxer = try HLSMuxer(directory: directory, segmentDuration: settings.segmentSeconds,
-                                     segmentType: settings.segmentFormat, programDateTimeStart: plan.startedAt)
+                                     segmentType: settings.segmentFormat, programDateTimeStart: plan.startedAt,
+                                     playlistAsItGoes: !sessionEnded)
             muxer.dateRanges = dateRanges
             return muxer
         }
@@ -122,6 +123,22 @@ final class CompositionOutputs {
     }
 
     private func writeMasterPlaylist(audio: URL) throws {
+        let text = try masterPlaylist(audio: audio)
+        let url = hlsDirectory.appendingPathComponent(OutputFiles.playlist)
+        do {
+            try Data(text.utf8).write(to: url, options: .atomic)
+        } catch {
+            throw MediaError(.muxFailed, "cannot write '\(url.path)': \(error.localizedDescription)")
+        }
+    }
+
+    /// A ladder's master playlist as the media playlists stand now (nil for one rendition): a
+    /// followed run's live playlist has one before the end, its bandwidths measured so far.
+    func masterPlaylist() throws -> String? {
+        try audioPlaylist.map { try masterPlaylist(audio: $0) }
+    }
+
+    private func masterPlaylist(audio: URL) throws -> String {
         let audioRate = try MediaPlaylistBitrate.measure(audio)
         var variants: [MasterPlaylist.Variant] = []
         for (stream, muxer) in zip(video, hls) {
@@ -133,14 +150,8 @@ final class CompositionOutputs {
                 height: stream.rendition.height, fps: stream.fps,
                 videoCodec: codec, bitrate: try MediaPlaylistBitrate.measure(muxer.playlistURL) + audioRate))
         }
-        let text = MasterPlaylist(audioURI: "audio/\(audio.lastPathComponent)", variants: variants,
-                                  version: segmentFormat == .fmp4 ? 7 : 6).text
-        let url = hlsDirectory.appendingPathComponent(OutputFiles.playlist)
-        do {
-            try Data(text.utf8).write(to: url, options: .atomic)
-        } catch {
-            throw MediaError(.muxFailed, "cannot write '\(url.path)': \(error.localizedDescription)")
-        }
+        return MasterPlaylist(audioURI: "audio/\(audio.lastPathComponent)", variants: variants,
+                              version: segmentFormat == .fmp4 ? 7 : 6).text
     }
 
     /// The stage's events as `EXT-X-DATERANGE` tags, in every media playlist.

@@ -8,6 +8,9 @@ enum AttemptKind: Sendable {
     case plan(work: ChunkWork)
     case chunk(work: ChunkWork, index: Int)
     case join(work: ChunkWork)
+    /// A composition that follows its recording (`compose --follow`): its chunks go into the work, where
+    /// an attempt after one whose worker died finds them and carries on (docs/follow.md).
+    case follow(work: ChunkWork)
 
     init(_ job: Job) throws {
         if let parent = job.parentID {
@@ -16,7 +19,7 @@ enum AttemptKind: Sendable {
             return
         }
         switch job.phase {
-        case nil: self = .whole
+        case nil: self = job.spec.options.follow == true ? .follow(work: try ChunkWork(spec: job.spec, compositionID: job.id)) : .whole
         case .plan?: self = .plan(work: try ChunkWork(spec: job.spec, compositionID: job.id))
         case .join?: self = .join(work: try ChunkWork(spec: job.spec, compositionID: job.id))
         }
@@ -25,7 +28,7 @@ enum AttemptKind: Sendable {
     var work: ChunkWork? {
         switch self {
         case .whole: nil
-        case .plan(let work), .chunk(let work, _), .join(let work): work
+        case .plan(let work), .chunk(let work, _), .join(let work), .follow(let work): work
         }
     }
 
@@ -35,6 +38,7 @@ enum AttemptKind: Sendable {
         case .whole, .chunk: []
         case .plan(let work): ["--chunk-phase", "plan", "--chunk-work", work.local.path, "--worker-pid", "\(getpid())"]
         case .join(let work): ["--chunk-phase", "join", "--chunk-work", work.local.path, "--worker-pid", "\(getpid())"]
+        case .follow(let work): ["--follow-work", work.local.path, "--worker-pid", "\(getpid())"]
         }
     }
 
@@ -42,7 +46,7 @@ enum AttemptKind: Sendable {
     /// 2 %, the join (which moves as the chunks land) the rest.
     func overall(_ percent: Double) -> Double {
         switch self {
-        case .whole, .chunk: percent
+        case .whole, .chunk, .follow: percent
         case .plan: Job.plannedPercent * percent / 100
         case .join: Job.plannedPercent + (100 - Job.plannedPercent) * percent / 100
         }
@@ -50,10 +54,10 @@ enum AttemptKind: Sendable {
 }
 
 extension Job {
-    /// A chunked composition's work (for its chunks too); nil for a job composed whole, or when the
-    /// work cannot be reached (no storage configured for a bucket).
+    /// A chunked composition's work (for its chunks too), or a followed one's; nil for a job composed
+    /// whole, or when the work cannot be reached (no storage configured for a bucket).
     public var chunkWork: ChunkWork? {
-        guard phase != nil || parentID != nil else { return nil }
+        guard phase != nil || parentID != nil || spec.options.follow == true else { return nil }
         return try? ChunkWork(spec: spec, compositionID: parentID ?? id)
     }
 

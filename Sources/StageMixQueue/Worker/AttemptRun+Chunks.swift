@@ -116,7 +116,7 @@ extension AttemptRun {
         guard let work = kind.work else { return outcome }
         let over: Bool
         switch (kind, outcome) {
-        case (.join, .succeeded): over = true
+        case (.join, .succeeded), (.follow, .succeeded): over = true
         case (_, .succeeded), (_, .released), (_, .leaseLost): over = false
         default:
             let composition = job.parentID ?? job.id

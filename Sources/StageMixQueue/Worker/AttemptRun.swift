@@ -54,10 +54,11 @@ struct AttemptRun {
             try await renewingLease(output.prepare)
             if let work = kind.work {
                 let planning = if case .plan = kind { true } else { false }
+                let following = if case .follow = kind { true } else { false }
                 // A plan starts from nothing: what an earlier plan's chunks left must not be joined into this one.
                 try await renewingLease {
                     if planning { try? work.remove() }
-                    try work.prepare(fetchingRun: !planning)
+                    try work.prepare(fetchingRun: !planning && !following)
                 }
             }
         } catch let refusal as OutputRefusal where refusal.isTemporary {
