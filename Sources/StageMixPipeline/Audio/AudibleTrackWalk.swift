@@ -7,7 +7,10 @@ import StageMixTime
 /// every audible track decoded where the session has it and handed over hop by hop, one reader per
 /// track kept while it stays audible. A track that cannot be read (or that `take` refuses) is left
 /// out from then on: the composition itself finds the same trouble and reports it.
-struct AudibleTrackWalk {
+///
+/// A walk goes on from where it stopped: a followed run's speaker pass (``FollowedSpeakers``) walks
+/// on as the session is recorded, its readers kept, a whole number of hops at a time.
+final class AudibleTrackWalk {
     /// A track to hear and its file.
     struct Source {
         var trackId: String
@@ -22,23 +25,31 @@ struct AudibleTrackWalk {
         var sources: [Source]
     }
 
-    let capture: Capture
+    /// The capture as far as it is known (a followed run's grows: tracks appear).
+    var capture: Capture
     /// Samples per hop, at 48 kHz.
     let hop: Int
+    private var readers: [String: AudioTrackReader] = [:]
+    private var failed: Set<String> = []
+    private lazy var scratch = [Float](repeating: 0, count: hop)
+    /// What the readers find wrong here the composition finds again and reports.
+    private let unreported = LossLedger()
+    /// Where the walk is: the next sample and the next hop's index.
+    private var start = 0
+    private var index = 0
 
-    /// Walks `[0, durationMs)`: `stretch` says what is audible from an output ms (nil: nothing from
+    init(capture: Capture, hop: Int) {
+        self.capture = capture
+        self.hop = hop
+    }
+
+    /// Walks on to `durationMs` (from 0 the first time): `stretch` says what is audible from an output ms (nil: nothing from
     /// there on), `take` gets each audible track's samples (part of a hop, never across a stretch's
     /// end) with the hop's index, and `endOfHop` follows each hop. Polls `shouldStop` once a hop.
     func run(durationMs: Int, shouldStop: () -> Bool, stretch: (Int) -> Stretch?,
              take: (_ hop: Int, _ trackId: String, _ samples: ArraySlice<Float>) throws -> Void,
              endOfHop: (_ hop: Int, _ heard: Set<String>) -> Void) throws {
         let totalSamples = MediaTime.samples(ms: durationMs)
-        var readers: [String: AudioTrackReader] = [:]
-        var failed: Set<String> = []
-        var scratch = [Float](repeating: 0, count: hop)
-        // What the readers find wrong here the composition finds again and reports.
-        let unreported = LossLedger()
-        var start = 0, index = 0
         while start < totalSamples {
             if shouldStop() { throw CancellationError() }
             let hopEnd = min(totalSamples, start + hop)

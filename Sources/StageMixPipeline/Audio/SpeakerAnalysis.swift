@@ -23,41 +23,9 @@ public struct SpeakerAnalysis {
     /// Each hop's levels go straight to the detector: nothing grows with the session's length.
     public func speakers(detector start: ActiveSpeakerDetector = ActiveSpeakerDetector(),
                          shouldStop: () -> Bool = { false }) throws -> SpeakerTimeline {
-        var detector = start
-        let hop = MediaTime.samples(ms: SpeakerLevels.hopMs)
-        var energy: [String: (sum: Double, count: Int)] = [:]   // this hop's, by microphone track
-        var segmentIndex = 0
-        try AudibleTrackWalk(capture: capture, hop: hop).run(
-            durationMs: timeline.durationMs, shouldStop: shouldStop,
-            stretch: { ms in
-                while segmentIndex + 1 < timeline.segments.count, timeline.segments[segmentIndex].endMs <= ms { segmentIndex += 1 }
-                guard segmentIndex < timeline.segments.count else { return nil }
-                let segment = timeline.segments[segmentIndex]
-                // Microphones the mix hears: on stage, flowing (not muted, not left out).
-                let sources = segment.onStage.flatMap(\.tracks)
-                    .filter { $0.source == .microphone && $0.flow == .flowing }
-                    .compactMap { track in capture.track(track.trackId)?.file.map { AudibleTrackWalk.Source(trackId: track.trackId, file: $0) } }
-                return .init(endMs: segment.endMs, sessionOffsetMs: segment.sessionOffsetMs ?? 0, sources: sources)
-            },
-            take: { _, trackId, samples in
-                var sum = 0.0
-                for x in samples { sum += Double(x * x) }
-                energy[trackId, default: (0, 0)].sum += sum
-                energy[trackId, default: (0, 0)].count += samples.count
-            },
-            endOfHop: { _, _ in
-                var heard: [String: Float] = [:]
-                for (trackId, e) in energy {
-                    guard let id = capture.track(trackId)?.participantId else { continue }
-                    let rms = (e.sum / Double(max(1, e.count))).squareRoot()
-                    let db = rms > 0 ? max(SpeakerLevels.quietest, Float(20 * log10(rms))) : SpeakerLevels.quietest
-                    // A participant is as loud as the louder of their microphones.
-                    heard[id] = max(heard[id] ?? SpeakerLevels.quietest, db)
-                }
-                energy = [:]
-                detector.hop(heard)
-            })
-        return detector.finish(durationMs: timeline.durationMs)
+        let listener = SpeakerListener(capture: capture, detector: start)
+        try listener.listen(capture: capture, timeline: timeline, toMs: timeline.durationMs, shouldStop: shouldStop)
+        return listener.speakers(durationMs: timeline.durationMs)
     }
 }
 

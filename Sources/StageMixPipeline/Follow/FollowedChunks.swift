@@ -20,6 +20,12 @@ public struct FollowedChunks {
     public let timeoutSeconds: Double
     /// How far past a chunk's end `completeToMs` must be before the chunk is encoded.
     public static let marginMs = 500
+    /// A speaker layout's lookahead: how much audio past a chunk's end is heard before the chunk is
+    /// planned for good. The detector places a switch where the new speaker began, once they have been
+    /// the loudest for 1.5 s, with gaps of up to 1 s: 3 s covers that (docs/follow.md).
+    public static let speakerLookaheadMs = 3_000
+    /// The speaker pass heard so far, when the layout listens: it goes on to the session's end.
+    let listening = SpeakerListening()
 
     public init(capture: any CaptureSource, options: ComposeOptions, runner: any ChunkRunner, work: URL, timeoutSeconds: Double) {
         self.capture = capture
@@ -74,9 +80,17 @@ public struct FollowedChunks {
             guard let completeToMs = known.completeToMs else { return log }
             log.versions += 1
             log.lastCompleteToMs = completeToMs
-            let (_, _, document) = try CompositionInput.plan(capture: StaticCapture(capture: known), options: options, inProgress: .knownSoFar)
+            // Every sample below completeToMs is written: the speaker pass hears on to there (whole hops).
+            let heard = max(0, completeToMs - Self.marginMs) / SpeakerLevels.hopMs * SpeakerLevels.hopMs
+            let listening = self.listening
+            let (_, _, document) = try CompositionInput.plan(capture: StaticCapture(capture: known), options: options, inProgress: .knownSoFar,
+                                                             speakers: { capture, timeline in
+                                                                 try listening.speakers(capture: capture, timeline: timeline, heardToMs: heard,
+                                                                                        shouldStop: shouldStop)
+                                                             })
             let plan = document.plan
-            let ready = MediaTime.frame(atMs: max(0, completeToMs - Self.marginMs), fps: plan.fps)
+            let ready = MediaTime.frame(atMs: max(0, completeToMs - Self.marginMs - (listening.listens ? Self.speakerLookaheadMs : 0)),
+                                        fps: plan.fps)
             for (index, frames) in ChunkRun.ranges(plan: plan, options: options).enumerated()
             where log.encoded[index] == nil && frames.upperBound <= ready && frames.count == Self.fullChunk(plan: plan, options: options) {
                 let found = Self.madeEarlier(index, frames: frames, plan: plan, work: work)
@@ -147,6 +161,23 @@ public struct FollowedChunks {
         try FileManager.default.moveItem(at: attempt, to: final)
         try placed.write(to: placed.jobFile)
         return placed
+    }
+}
+
+/// A followed run's speaker pass (for a layout that listens): one ``SpeakerListener`` that hears on as
+/// the session is recorded, and to its end for the whole session's plan, so that plan's speakers are
+/// a whole run's without listening to the session again.
+final class SpeakerListening: @unchecked Sendable {
+    private var listener: SpeakerListener?
+    /// Whether the layout asked for speakers.
+    var listens: Bool { listener != nil }
+
+    /// The speakers of `timeline` as heard to `heardToMs` (whole hops; the timeline's end for the whole session).
+    func speakers(capture: Capture, timeline: StageTimeline, heardToMs: Int, shouldStop: () -> Bool) throws -> SpeakerTimeline {
+        let listener = self.listener ?? SpeakerListener(capture: capture)
+        self.listener = listener
+        try listener.listen(capture: capture, timeline: timeline, toMs: min(heardToMs, timeline.durationMs), shouldStop: shouldStop)
+        return listener.speakers(durationMs: timeline.durationMs)
     }
 }
 

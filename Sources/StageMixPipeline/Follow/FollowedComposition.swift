@@ -164,18 +164,21 @@ public struct FollowedComposition: Sendable {
                 handed += 1
             }
             if shouldStop() { throw CancellationError() }
-            try finish(log: log, handed: handed, board: board, shouldStop: shouldStop)
+            try finish(log: log, handed: handed, listening: follower.listening, board: board, shouldStop: shouldStop)
         } catch {
             board.fail(error)
         }
     }
 
-    /// The end: the whole session planned as a whole run plans it (a speaker layout listening to every
-    /// microphone); every chunk whose slice of that plan differs from the one it was made from, or that
+    /// The end: the whole session planned as a whole run plans it (a speaker layout's pass heard to the
+    /// end); every chunk whose slice of that plan differs from the one it was made from, or that
     /// lost media (the end of a file still being written taken for its end), is encoded again.
-    private func finish(log: FollowedChunks.Log, handed: Int, board: FollowBoard, shouldStop: @escaping @Sendable () -> Bool) throws {
-        let (finished, _, document) = try CompositionInput.plan(capture: capture, options: options,
-                                                                speakers: SpeakerAnalysis.planningPass(shouldStop: shouldStop))
+    private func finish(log: FollowedChunks.Log, handed: Int, listening: SpeakerListening, board: FollowBoard,
+                        shouldStop: @escaping @Sendable () -> Bool) throws {
+        // A speaker layout's pass hears on from where following left it, to the end: a whole run's speakers.
+        let (finished, _, document) = try CompositionInput.plan(capture: capture, options: options, speakers: { capture, timeline in
+            try listening.speakers(capture: capture, timeline: timeline, heardToMs: timeline.durationMs, shouldStop: shouldStop)
+        })
         try finished.checkStorage()
         let plan = document.plan
         let ranges = ChunkRun.ranges(plan: plan, options: options)
