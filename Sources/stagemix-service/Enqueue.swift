@@ -45,8 +45,8 @@ extension StageMix {
         func validate() throws {
             if !(1...100).contains(maxAttempts) { throw ValidationError("--max-attempts must be between 1 and 100") }
             if follow {
-                if plan.capture.contains("://") || target.out.contains("://") {
-                    throw ValidationError("--follow reads a capture folder and writes a folder (not yet s3://)")
+                if plan.capture.contains("://") {
+                    throw ValidationError("--follow reads a capture folder on the worker's machine, as it is recorded (not yet s3://)")
                 }
                 if options.edits != nil { throw ValidationError("--follow does not take --edits: an edit may name any moment of a session not yet recorded") }
             }

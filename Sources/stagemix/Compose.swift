@@ -56,8 +56,8 @@ extension StageMix {
                 throw ValidationError("--chunk-phase and --chunk-work go together, with --chunk-seconds")
             }
             if follow {
-                if plan.capture.contains("://") || target.out.contains("://") {
-                    throw ValidationError("--follow reads a capture folder on this machine and writes a folder (not yet s3://)")
+                if plan.capture.contains("://") {
+                    throw ValidationError("--follow reads a capture folder on this machine, as it is recorded (not yet s3://)")
                 }
                 if target.options(plan: plan, encode: encode, chunks: chunks).edits != nil { throw ValidationError("--follow does not take --edits: an edit may name any moment of a session not yet recorded") }
                 if chunkPhase != nil { throw ValidationError("--follow runs on its own, not as a phase of a queued composition") }

@@ -29,6 +29,8 @@ struct ComposeFollow {
     /// The work folder: hidden, beside the output, removed whatever happens (on the queue, the composition's).
     var work: URL {
         if let sharedWork { return sharedWork }
+        // An output in a bucket: the work stays on this machine.
+        if out.contains("://") { return FileManager.default.temporaryDirectory.appendingPathComponent("stagemix-follow-\(getpid())") }
         let target = URL(fileURLWithPath: out).standardizedFileURL
         return target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).stagemix-follow-\(getpid())")
     }

@@ -153,6 +153,34 @@ struct FollowTests {
         }
     }
 
+    /// An output in a bucket: the segments go up as the session is recorded, the rest at its end; the
+    /// objects are a whole run's (into another prefix), the video packets and playlists the same.
+    @Test func aFollowedOutputInABucketIsTheWholeRunsThere() throws {
+        let moto = try MotoServer()
+        defer { moto.stop() }
+        let root = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        _ = try moto.boto3("""
+            s3.create_bucket(Bucket="outputs")
+            """)
+        let live = root.appendingPathComponent("live")
+        let recorder = try Self.start(["replay", Repository.root.appendingPathComponent("Samples/panel").path, "--out", live.path,
+                                       "--speed", "4", "--tick", "0.25"], log: root.appendingPathComponent("replay.log"))
+        while !FileManager.default.fileExists(atPath: live.appendingPathComponent("session.json").path) { Thread.sleep(forTimeInterval: 0.02) }
+        let composed = try CLI.run(["compose", live.path, "--out", "s3://outputs/followed", "--follow"] + Self.encoding, environment: moto.environment())
+        recorder.waitUntilExit()
+        #expect(composed.status == 0, "\(composed.stderr)")
+        let whole = try CLI.run(["compose", live.path, "--out", "s3://outputs/whole"] + Self.encoding, environment: moto.environment())
+        #expect(whole.status == 0, "\(whole.stderr)")
+        let a = try moto.objects(bucket: "outputs", prefix: "followed"), b = try moto.objects(bucket: "outputs", prefix: "whole")
+        #expect(Set(a.keys) == Set(b.keys) && a[".stagemix-output"] != nil)
+        for name in ["timeline.json", "billing.json", "plan.json", "hls/index.m3u8"] {
+            #expect(a[name] != nil && a[name] == b[name], "\(name) differs from the whole run's")
+        }
+        // No work of the run stayed behind on this machine.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).filter { $0.hasPrefix(".") }.isEmpty)
+    }
+
     /// `--live-out`: while the session is recorded, an EVENT playlist of the segments composed so far,
     /// never shrinking; at the end the output's own playlist and segments, ended. A folder StageMix did
     /// not write is refused, and `--live-out` without `--follow` is a usage error.
@@ -222,7 +250,7 @@ struct FollowTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).filter { $0.hasPrefix(".") }.isEmpty)
 
         // Options --follow cannot honour are usage errors.
-        #expect(try CLI.run(["compose", live.path, "--out", "s3://bucket/out", "--follow"]).status == 64)
+        #expect(try CLI.run(["compose", "s3://bucket/live", "--out", out.path, "--follow"]).status == 64)
         let edits = root.appendingPathComponent("edits.json")
         try #"{"format": "stagemix.edits/1"}"#.write(to: edits, atomically: true, encoding: .utf8)
         #expect(try CLI.run(["compose", live.path, "--out", out.path, "--follow", "--edits", edits.path]).status == 64)
