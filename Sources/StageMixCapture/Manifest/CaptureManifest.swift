@@ -14,6 +14,9 @@ public struct CaptureManifest: Sendable, Hashable, Codable {
     public var tracks: [Track]
     /// In time order, ending with `session.ended`.
     public var events: [ManifestEvent]
+    /// A capture in progress (the contract's "A capture in progress"): how far it is complete, and no
+    /// `session.ended` in `events`; nil for a finished capture.
+    public var recording: Recording?
 
     public init(sessionId: String, startedAt: String, roles: [String: Role]? = nil,
                 participants: [Participant], tracks: [Track], events: [ManifestEvent]) {
@@ -23,6 +26,12 @@ public struct CaptureManifest: Sendable, Hashable, Codable {
         self.participants = participants
         self.tracks = tracks
         self.events = events
+    }
+
+    /// `"recording": {"completeToMs": N}`: every event before N is there, and none will be added before N.
+    public struct Recording: Sendable, Hashable, Codable {
+        public var completeToMs: Int
+        public init(completeToMs: Int) { self.completeToMs = completeToMs }
     }
 
     /// A role's publishing rights, in the contract's form (`{"canPublish": ["audio", "video"]}`).

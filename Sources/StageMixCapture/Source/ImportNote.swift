@@ -52,7 +52,8 @@ public struct ImportNote: Sendable, Hashable, Codable {
     public func write(in directory: URL) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        try encoder.encode(self).write(to: directory.appendingPathComponent(Self.fileName))
+        // Whole or not at all: a followed import writes it again beside a capture being read.
+        try encoder.encode(self).write(to: directory.appendingPathComponent(Self.fileName), options: .atomic)
     }
 
     /// The warnings as a report lists them: `import (twilio): ...`.

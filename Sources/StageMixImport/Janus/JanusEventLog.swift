@@ -29,20 +29,27 @@ struct JanusEventLog: Sendable {
         var events: [JanusEvent] = []
         var unreadable: [Int] = []
         for (index, line) in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
-            let bytes = Array(line)
-            if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
-            guard let value = try? JSONTextParser.parse(bytes) else {
+            guard let values = values(inLine: line) else {
                 unreadable.append(index + 1)
                 continue
             }
-            let values: [JSONValue] = if case .array(let items) = value { items } else { [value] }
-            for item in values {
-                guard let event = JanusEvent(item), seen.insert(event.text).inserted else { continue }
-                events.append(event)
-            }
+            for event in values where seen.insert(event.text).inserted { events.append(event) }
         }
-        // Stable: events of one instant keep the order Janus sent them in.
-        let ordered = events.enumerated().sorted { ($0.element.timestampUs, $0.offset) < ($1.element.timestampUs, $1.offset) }.map(\.element)
-        return JanusEventLog(events: ordered, unreadableLines: unreadable)
+        return JanusEventLog(events: ordered(events), unreadableLines: unreadable)
+    }
+
+    /// The events of one line (none for a blank line, or a value that holds no event); nil when the
+    /// line is not JSON.
+    static func values<Line: Collection<UInt8>>(inLine line: Line) -> [JanusEvent]? {
+        let bytes = Array(line)
+        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return [] }
+        guard let value = try? JSONTextParser.parse(bytes) else { return nil }
+        let values: [JSONValue] = if case .array(let items) = value { items } else { [value] }
+        return values.compactMap(JanusEvent.init)
+    }
+
+    /// Stable: events of one instant keep the order Janus sent them in.
+    static func ordered(_ events: [JanusEvent]) -> [JanusEvent] {
+        events.enumerated().sorted { ($0.element.timestampUs, $0.offset) < ($1.element.timestampUs, $1.offset) }.map(\.element)
     }
 }

@@ -50,7 +50,7 @@ public struct JanusImport: Sendable {
                 if converted.header.kind == .data { warnings.append("\(relative(file)): a data channel recording; left out") }
                 continue
             }
-            guard let publisher = name?.publisherId ?? owner(of: converted.header.createdUs, in: history) else {
+            guard let publisher = name?.publisherId ?? Self.owner(of: converted.header.createdUs, in: history) else {
                 warnings.append("\(relative(file)): its name does not say whose it is, and no publisher configured a publish just before it was made; left out")
                 try? FileManager.default.removeItem(at: written)
                 continue
@@ -92,7 +92,7 @@ public struct JanusImport: Sendable {
         return (files.sorted { $0.path < $1.path }, skipped)
     }
 
-    private func chooseRoom(files: [URL], log: JanusEventLog) throws -> String {
+    func chooseRoom(files: [URL], log: JanusEventLog) throws -> String {
         if let room { return room }
         var rooms: [String] = []
         for room in files.compactMap({ JanusRecordingName($0.lastPathComponent)?.room }) + JanusRoomHistory.rooms(in: log) where !rooms.contains(room) {
@@ -109,14 +109,14 @@ public struct JanusImport: Sendable {
 
     /// A recording named by the publisher (`filename`): the publisher whose `configured` came last,
     /// at most a second, before Janus made its recorder.
-    private func owner(of createdUs: Int64, in history: JanusRoomHistory) -> String? {
+    static func owner(of createdUs: Int64, in history: JanusRoomHistory) -> String? {
         history.order.compactMap { id -> (String, Int64)? in
             guard let configured = history.publishers[id]?.configuredUs.filter({ $0 <= createdUs && createdUs - $0 < 1_000_000 }).max() else { return nil }
             return (id, configured)
         }.max { $0.1 < $1.1 }?.0
     }
 
-    private func relative(_ url: URL) -> String {
+    func relative(_ url: URL) -> String {
         let base = directory.standardizedFileURL.path + "/"
         let path = url.standardizedFileURL.path
         return path.hasPrefix(base) ? String(path.dropFirst(base.count)) : url.lastPathComponent
@@ -125,7 +125,7 @@ public struct JanusImport: Sendable {
     /// The media file's name: the recording's, less `.mjr` (the converter adds the container's extension).
     static func baseName(_ url: URL) -> String { url.deletingPathExtension().lastPathComponent }
 
-    private static func list(_ numbers: [Int]) -> String {
+    static func list(_ numbers: [Int]) -> String {
         numbers.prefix(5).map(String.init).joined(separator: ", ") + (numbers.count > 5 ? " and \(numbers.count - 5) more" : "")
     }
 }

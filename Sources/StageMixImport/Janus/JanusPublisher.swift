@@ -24,4 +24,10 @@ struct JanusPublisher: Sendable, Equatable {
     var configuredUs: [Int64] = []
 
     var isPublishing: Bool { publishes.last.map { $0.endUs == nil } ?? false }
+
+    /// The publish a recording made at `createdUs` belongs to: the first that starts after it (less a
+    /// second: `published` comes after ICE, the recorder at `configured`) and has not ended before it.
+    func publishIndex(ofRecordingMadeAt createdUs: Int64) -> Int? {
+        publishes.firstIndex { $0.startUs >= createdUs - 1_000_000 && ($0.endUs ?? .max) > createdUs }
+    }
 }

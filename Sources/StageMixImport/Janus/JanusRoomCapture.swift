@@ -15,6 +15,12 @@ struct JanusRoomCapture: Sendable {
     var media: [JanusTrackMedia]
     /// Display names or ids of who is on stage; nil: every publisher.
     var stage: [String]?
+    /// The session clock's zero, real-time µs; nil: the room's first event or recorder, whichever
+    /// came first (a followed room fixes it at its first version).
+    var zeroUs: Int64? = nil
+    /// Where a publish the events have not ended yet is taken to end, real-time µs; nil: at the last
+    /// of its media and the room's last event (a followed room puts it past anything it says).
+    var openEndUs: Int64? = nil
 
     func manifest() -> (manifest: CaptureManifest, warnings: [String]) {
         var warnings: [String] = []
@@ -25,7 +31,7 @@ struct JanusRoomCapture: Sendable {
             history.order.append(item.publisherId)
             warnings.append("\(item.recording): the events say nothing of publisher \(item.publisherId); placed by its media alone")
         }
-        let zero = ([history.firstEventUs].compactMap { $0 } + media.map(\.createdUs)).min() ?? 0
+        let zero = zeroUs ?? ([history.firstEventUs].compactMap { $0 } + media.map(\.createdUs)).min() ?? 0
         func ms(_ us: Int64) -> Int { Int(max(0, us - zero) / 1000) }
 
         var events: [(rank: Int, event: ManifestEvent)] = []
@@ -41,11 +47,9 @@ struct JanusRoomCapture: Sendable {
             guard var publisher = history.publishers[id] else { continue }
             participants.append(Participant(id: id, name: publisher.display ?? id))
             let mine = media.filter { $0.publisherId == id }.sorted { $0.createdUs < $1.createdUs }
-            // Each recording belongs to the first publish that starts after its recorder was made (less a
-            // second: `published` comes after ICE, the recorder at `configured`) and has not ended before it.
             var byPublish: [Int: [JanusTrackMedia]] = [:]
             for item in mine {
-                if let index = publisher.publishes.firstIndex(where: { $0.startUs >= item.createdUs - 1_000_000 && ($0.endUs ?? .max) > item.createdUs })
+                if let index = publisher.publishIndex(ofRecordingMadeAt: item.createdUs)
                     ?? publisher.publishes.lastIndex(where: { $0.startUs <= item.firstSampleUs && ($0.endUs ?? .max) > item.firstSampleUs }) {
                     byPublish[index, default: []].append(item)
                 } else {
@@ -58,7 +62,7 @@ struct JanusRoomCapture: Sendable {
             var pinned = false
             for (index, publish) in publisher.publishes.enumerated() {
                 let items = byPublish[index] ?? []
-                let stop = publish.endUs ?? max(items.map(\.endUs).max() ?? publish.startUs, history.lastEventUs ?? publish.startUs)
+                let stop = publish.endUs ?? openEndUs ?? max(items.map(\.endUs).max() ?? publish.startUs, history.lastEventUs ?? publish.startUs)
                 end = max(end, stop)
                 events.append((1, .modeChanged(ms(publish.startUs), id, mode: "SEND_AND_RECV")))
                 if !pinned && (staged?.contains(id) ?? true) {

@@ -14,6 +14,7 @@ final class OpusRecordingWriter {
     private let url: URL
     private let mjr: URL
     private let stereo: Bool?
+    private let live: Bool
     private var muxer: Muxer?
     private var log: LossLog
     private var first: Int64 = 0
@@ -23,8 +24,10 @@ final class OpusRecordingWriter {
     static let timeBase = Rational(1, 48_000)
 
     /// `stereo` is what the fmtp says, when it says anything; otherwise the first packet's TOC decides.
-    init(url: URL, mjr: URL, originUs: Int64, stereo: Bool?) {
+    /// `live`: Matroska written to be read while it grows (no cues, clusters whole when flushed).
+    init(url: URL, mjr: URL, originUs: Int64, stereo: Bool?, live: Bool = false) {
         self.url = url
+        self.live = live
         self.mjr = mjr
         self.stereo = stereo
         log = LossLog(originUs: originUs, clockRate: 48_000)
@@ -51,7 +54,7 @@ final class OpusRecordingWriter {
             let channels = (stereo ?? toc.isStereo) ? 2 : 1
             let head = Self.opusHead(channels: channels)
             _ = try muxer.addOpusStream(channels: channels, header: head, preSkip: 0)
-            try muxer.writeHeader()
+            try muxer.writeHeader(options: live ? ["live": "1"] : [:])
             self.muxer = muxer
             first = packet.ticks
         }
@@ -60,6 +63,12 @@ final class OpusRecordingWriter {
         try muxer.write(out, toStream: 0)
         end = packet.ticks + Int64(toc.samples)
     }
+
+    func flush() throws(MediaError) { try muxer?.flush() }
+
+    var firstWrittenTicks: Int64? { muxer == nil ? nil : first }
+    var writtenTicks: Int64 { end }
+    var heldTicks: Int64? { nil }
 
     func finish() throws(MediaError) -> WrittenMedia {
         try muxer?.finish()

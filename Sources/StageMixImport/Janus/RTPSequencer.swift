@@ -1,12 +1,18 @@
 /// Puts a recording's RTP packets back in sending order and on one media clock: orders them by
-/// extended sequence number within a bounded window, drops duplicates and packets that come after
-/// the window moved on, unwraps 32-bit timestamps, and starts each new SSRC at its arrival time.
+/// extended sequence number within a bounded window (a missing packet is waited for until `window`
+/// packets wait or a packet arrives `maxWaitMs` after the oldest waiting one, whichever comes first),
+/// drops duplicates and packets that come after the window moved on, unwraps 32-bit timestamps, and
+/// starts each new SSRC at its arrival time. The wait is counted in arrival times read from the file,
+/// so a recording read whole and one read while Janus writes it give the same packets.
 ///
 /// A value-type state machine: `push` a packet, take what is ready; `finish` at the end.
 struct RTPSequencer {
     let clockRate: Int64
     /// How many packets may wait for a missing one before it is given up.
     let window: Int
+    /// How long (arrival ms) a missing packet is waited for: a real-time sender's packet later than
+    /// this is of no use, and a recording read while written cannot be whole past the wait.
+    let maxWaitMs: Int64
 
     private var ssrc: UInt32?
     private var highest: Int64 = 0
@@ -22,13 +28,23 @@ struct RTPSequencer {
     /// The source before the current one, and until when (arrival ms) its stragglers are dropped, not
     /// taken for a switch back.
     private var retired: (ssrc: UInt32, untilMs: Int64)?
+    /// The last packets handed out, by extended sequence number, so a repeat that comes after its
+    /// original was handed on is told from a packet that came too late.
+    private var handedOut: [Int64] = []
+    private var handedOutNext = 0
     /// Packets dropped as repeats or as too late.
     private(set) var duplicates = 0
     private(set) var late = 0
 
-    init(clockRate: Int, window: Int = 200) {
+    /// Whether packets wait for a missing one (or for the window to fill, at the start).
+    var isWaiting: Bool { !waiting.isEmpty }
+    /// The media time of the last media packet handed out: a packet still missing comes after it.
+    var lastEmittedTicks: Int64? { lastTicks }
+
+    init(clockRate: Int, window: Int = 200, maxWaitMs: Int64 = 1000) {
         self.clockRate = Int64(clockRate)
         self.window = window
+        self.maxWaitMs = maxWaitMs
     }
 
     mutating func push(_ packet: RTPPacket, arrivalMs: Int64) -> [SequencedPacket] {
@@ -54,7 +70,7 @@ struct RTPSequencer {
         let index = highest + delta
         highest = max(highest, index)
         if let next, index < next {
-            late += 1
+            if handedOut.contains(index) { duplicates += 1 } else { late += 1 }
             return ready
         }
         let slot = insertionPoint(index)
@@ -63,7 +79,7 @@ struct RTPSequencer {
             return ready
         }
         waiting.insert((index, (packet, arrivalMs)), at: slot)
-        while let first = waiting.first, first.index == next || waiting.count > window {
+        while let first = waiting.first, first.index == next || waiting.count > window || arrivalMs - oldestWaitingArrival() > maxWaitMs {
             ready.append(emit(waiting.removeFirst()))
         }
         return ready
@@ -81,6 +97,8 @@ struct RTPSequencer {
         let (packet, arrivalMs) = item.record
         let gap = next.map { item.index != $0 } ?? false
         next = item.index + 1
+        if handedOut.count < window { handedOut.append(item.index) } else { handedOut[handedOutNext] = item.index }
+        handedOutNext = (handedOutNext + 1) % window
         let ticks = referenceTicks + Int64(Int32(bitPattern: packet.timestamp &- referenceTimestamp))
         if !packet.isPadding {
             // Padding may carry any timestamp; only media moves the unwrapping reference.
@@ -93,6 +111,8 @@ struct RTPSequencer {
         return SequencedPacket(rtp: packet, arrivalMs: arrivalMs, ticks: ticks, gapBefore: gap || startsNewSource,
                                startsNewSource: startsNewSource)
     }
+
+    private func oldestWaitingArrival() -> Int64 { waiting.lazy.map(\.record.1).min() ?? .max }
 
     private func insertionPoint(_ index: Int64) -> Int {
         if let last = waiting.last, last.index < index { return waiting.count }

@@ -10,6 +10,9 @@ struct VideoFrameCollector {
     /// A gap seen since the last media packet (on it or on padding before it).
     private var gapPending = false
 
+    /// The picture being gathered, in ticks: its end is known only when the next one starts.
+    var pendingTicks: Int64? { current?.ticks }
+
     /// Takes the next packet; returns the picture it completes, if any.
     mutating func push(_ packet: SequencedPacket) -> CollectedFrame? {
         gapPending = gapPending || packet.gapBefore

@@ -9,6 +9,7 @@ final class VideoRecordingWriter {
     private let codec: VideoCodecID
     private let url: URL
     private let mjr: URL
+    private let live: Bool
     private var depacketizer: any VideoDepacketizer
     private var collector = VideoFrameCollector()
     private var muxer: Muxer?
@@ -24,7 +25,9 @@ final class VideoRecordingWriter {
     private var backwards = 0
     static let timeBase = Rational(1, 90_000)
 
-    init(codec: VideoCodecID, url: URL, mjr: URL, originUs: Int64) {
+    /// `live`: WebM written to be read while it grows (no cues, clusters whole when flushed); MPEG-TS is so already.
+    init(codec: VideoCodecID, url: URL, mjr: URL, originUs: Int64, live: Bool = false) {
+        self.live = live
         self.codec = codec
         self.url = url
         self.mjr = mjr
@@ -40,12 +43,18 @@ final class VideoRecordingWriter {
         if let picture = collector.push(packet) { try take(picture) }
     }
 
+    func flush() throws(MediaError) { try muxer?.flush() }
+
+    var firstWrittenTicks: Int64? { muxer == nil ? nil : first }
+    var writtenTicks: Int64 { end }
+    var heldTicks: Int64? { held?.ticks ?? collector.pendingTicks }
+    /// The largest picture written so far.
+    var pictureSize: (width: Int, height: Int)? { width.flatMap { w in height.map { (w, $0) } } }
+
     func finish() throws(MediaError) -> WrittenMedia {
         if let picture = collector.finish() { try take(picture) }
-        if let held {
-            try output(held, duration: lastDuration)
-            end = held.ticks + lastDuration
-        }
+        if let held { try output(held, duration: lastDuration) }
+        held = nil
         try muxer?.finish()
         if backwards > 0 { warn("\(backwards) pictures go back in time; skipped") }
         return WrittenMedia(file: muxer == nil ? nil : url, firstTicks: first, endTicks: end, width: width, height: height,
@@ -84,7 +93,7 @@ final class VideoRecordingWriter {
             let muxer = try Muxer(url: url, format: codec == .h264 ? "mpegts" : "webm")
             if width == nil { warn("the first keyframe does not say its picture size; the file claims 640x480") }
             _ = try muxer.addVideoStream(codec: codec, width: width ?? 640, height: height ?? 480, timeBase: Self.timeBase)
-            try muxer.writeHeader()
+            try muxer.writeHeader(options: live && codec != .h264 ? ["live": "1"] : [:])
             self.muxer = muxer
             first = picture.ticks
         }
@@ -95,6 +104,7 @@ final class VideoRecordingWriter {
         let packet = try Packet(bytes: picture.bytes, pts: picture.ticks - first, duration: duration, timeBase: Self.timeBase,
                                 isKeyframe: picture.isKeyframe)
         try muxer?.write(packet, toStream: 0)
+        end = picture.ticks + duration
     }
 
     private func warn(_ text: String) {

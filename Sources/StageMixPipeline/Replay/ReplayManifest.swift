@@ -1,4 +1,5 @@
 import Foundation
+import StageMixCapture
 
 /// The `session.json` a recorder would have written at each moment of a finished session (the
 /// contract's "A capture in progress"): the original document, its `events` cut to those before
@@ -55,11 +56,7 @@ struct ReplayManifest {
     /// Writes a version as `session.json` in `folder`: beside it under another name, then renamed over it.
     func write(completeToMs: Int?, in folder: URL) throws {
         let data = try JSONSerialization.data(withJSONObject: version(completeToMs: completeToMs), options: [.sortedKeys, .withoutEscapingSlashes])
-        let temporary = folder.appendingPathComponent(".session.json.\(getpid()).tmp")
-        try data.write(to: temporary)
-        guard rename(temporary.path, folder.appendingPathComponent("session.json").path) == 0 else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: folder.appendingPathComponent("session.json").path])
-        }
+        try ManifestFile.replace(in: folder, with: data)
     }
 
     private func renaming(_ track: [String: Any]) -> [String: Any] {
