@@ -153,6 +153,53 @@ struct FollowTests {
         }
     }
 
+    /// A microphone the recorder writes nothing for, for three seconds (made by the ffmpeg CLI): while it
+    /// is recorded the end of its file is only where the recorder has got to, so the voice after the
+    /// silence is heard as in a whole run, not taken for the file's end; the gap is reported the same.
+    @Test func aMicrophoneSilentForSecondsWhileRecordedIsHeardAgainAfter() throws {
+        let root = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let gap = root.appendingPathComponent("gap")
+        try FileManager.default.copyItem(at: Repository.root.appendingPathComponent("Samples/panel"), to: gap)
+        let mic = gap.appendingPathComponent("media/TR_maya_mic.ogg"), cut = root.appendingPathComponent("cut.ogg")
+        try FFmpegTool.run(["-i", mic.path, "-af", "aselect='not(between(t,17,21))'", "-c:a", "libopus", "-b:a", "48k", cut.path])
+        try FileManager.default.removeItem(at: mic)
+        try FileManager.default.moveItem(at: cut, to: mic)
+        let live = root.appendingPathComponent("live"), followed = root.appendingPathComponent("followed")
+        let recorder = try Self.start(["replay", gap.path, "--out", live.path, "--speed", "2", "--tick", "0.25"],
+                                      log: root.appendingPathComponent("replay.log"))
+        while !FileManager.default.fileExists(atPath: live.appendingPathComponent("session.json").path) { Thread.sleep(forTimeInterval: 0.02) }
+        let composed = try CLI.run(["compose", live.path, "--out", followed.path, "--follow"] + Self.encoding)
+        recorder.waitUntilExit()
+        #expect(composed.status == 0, "\(composed.stderr)")
+        let whole = root.appendingPathComponent("whole")
+        #expect(try CLI.run(["compose", live.path, "--out", whole.path] + Self.encoding).status == 0)
+        func meanVolume(_ output: URL) throws -> Double {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+            process.arguments = ["-nostdin", "-nostats", "-i", output.appendingPathComponent("hls/index.m3u8").path, "-map", "0:a",
+                                 "-af", "atrim=22:27,volumedetect", "-f", "null", "-"]
+            let err = Pipe()
+            process.standardError = err
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            let match = try #require(text.firstMatch(of: /mean_volume: (-?[0-9.]+) dB/), "\(text.suffix(500))")
+            return Double(match.1) ?? -.infinity
+        }
+        // Maya talks again after the silence: as loud as in a whole run (the loudness set as heard, so within 2 dB).
+        let mine = try meanVolume(followed), theirs = try meanVolume(whole)
+        #expect(theirs > -40 && abs(mine - theirs) <= 2, "followed \(mine) dB, whole run \(theirs) dB")
+        func losses(_ output: URL) throws -> String {
+            let report = try JSONSerialization.jsonObject(with: Data(contentsOf: output.appendingPathComponent("report.json"))) as? [String: Any]
+            let losses = report?["losses"] ?? []
+            return String(decoding: try JSONSerialization.data(withJSONObject: losses, options: [.sortedKeys]), as: UTF8.self)
+        }
+        let lost = try losses(followed), wholeLost = try losses(whole)
+        #expect(lost == wholeLost, "followed: \(lost)\nwhole run: \(wholeLost)")
+    }
+
     /// An output in a bucket: the segments go up as the session is recorded, the rest at its end; the
     /// objects are a whole run's (into another prefix), the video packets and playlists the same.
     @Test func aFollowedOutputInABucketIsTheWholeRunsThere() throws {

@@ -8,7 +8,7 @@ import StageMixTime
 /// track kept while it stays audible. A track that cannot be read (or that `take` refuses) is left
 /// out from then on: the composition itself finds the same trouble and reports it.
 ///
-/// A walk goes on from where it stopped: a followed run's speaker pass (``FollowedSpeakers``) walks
+/// A walk goes on from where it stopped: a followed run's speaker pass (``SpeakerListening``) walks
 /// on as the session is recorded, its readers kept, a whole number of hops at a time.
 final class AudibleTrackWalk {
     /// A track to hear and its file.
@@ -34,6 +34,10 @@ final class AudibleTrackWalk {
     private lazy var scratch = [Float](repeating: 0, count: hop)
     /// What the readers find wrong here the composition finds again and reports.
     private let unreported = LossLedger()
+    /// Whether the files are still being recorded (see ``AudioMix/growing``).
+    var growing = false {
+        didSet { for reader in readers.values { reader.growing = growing } }
+    }
     /// Where the walk is: the next sample and the next hop's index.
     private var start = 0
     private var index = 0
@@ -64,6 +68,7 @@ final class AudibleTrackWalk {
                         let reader = try readers[source.trackId] ?? AudioTrackReader(
                             media: capture.media(source.file), file: source.file, trackId: source.trackId,
                             startOffsetMs: capture.track(source.trackId)?.startOffsetMs ?? 0, ledger: unreported)
+                        reader.growing = growing
                         readers[source.trackId] = reader
                         let count = end - at
                         for i in 0..<count { scratch[i] = 0 }
@@ -72,6 +77,8 @@ final class AudibleTrackWalk {
                         }
                         try take(index, source.trackId, scratch[0..<count])
                         heard.insert(source.trackId)
+                    } catch where growing && readers[source.trackId] == nil && (AudioTrackReader.size(of: capture.media(source.file)) ?? 0) == 0 {
+                        // Named before its first sample: silence until it has one.
                     } catch {
                         failed.insert(source.trackId)
                         readers[source.trackId] = nil

@@ -40,6 +40,12 @@ final class AudioMix {
     /// A followed run's capture known further: tracks that appeared since can be read.
     func extend(to capture: Capture) { self.capture = capture }
 
+    /// Whether the files are still being recorded (`compose --follow`, until the session ends): an end
+    /// met is where the recorder has got to, and a file still empty or not there yet is not a loss.
+    var growing = false {
+        didSet { for reader in readers.values { reader.growing = growing } }
+    }
+
     /// Appends session samples `[start, start + count)` of `interval`, the sum of its unmuted tracks,
     /// to every plane of `planes` (the mix is mono; each output channel carries it).
     func append(_ interval: PlanInterval, start: Int, count: Int, to planes: inout [[Float]]) {
@@ -51,6 +57,8 @@ final class AudioMix {
             for source in audible where !failed.contains(source.file) {
                 do throws(MediaError) {
                     try mix(source, into: out, from: start)
+                } catch where growing && readers[source.trackId] == nil && (AudioTrackReader.size(of: capture.media(source.file)) ?? 0) == 0 {
+                    // Named before its first sample: silence until it has one.
                 } catch {
                     // Could not open, or could not read on: silence from here to wherever the plan has it.
                     failed.insert(source.file)
@@ -124,6 +132,7 @@ final class AudioMix {
         let offset = capture.track(source.trackId)?.startOffsetMs ?? 0
         let reader = try AudioTrackReader(media: capture.media(source.file), file: source.file, trackId: source.trackId,
                                           startOffsetMs: offset, ledger: ledger)
+        reader.growing = growing
         readers[source.trackId] = reader
         return reader
     }

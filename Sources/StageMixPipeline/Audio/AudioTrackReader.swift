@@ -19,10 +19,11 @@ final class AudioTrackReader {
     let file: String
     let trackId: String
     private let ledger: LossLedger
-    private let demuxer: Demuxer
+    private let media: MediaLocation
+    private var demuxer: Demuxer
     private let stream: StreamInfo
-    private let opus: OpusDecoder?
-    private let other: AudioDecoder?
+    private var opus: OpusDecoder?
+    private var other: AudioDecoder?
     /// For non-Opus audio not at 48 kHz.
     private let resampler: AudioResampler?
     private let startSample: Int
@@ -36,11 +37,19 @@ final class AudioTrackReader {
     /// past damage and log it long before the packets after it come out, so an error is not tied to
     /// the packet it came with but to the next gap: that is what the dropped data left.
     private var explainedErrors = 0
+    /// A file still being recorded (`compose --follow`): the end met is only where the recorder has
+    /// got to, not the file's end. Set false once the session has ended.
+    var growing = false
+    /// The file's size when its end was met while it was growing: read again from there once it has grown.
+    private var endMet: Int64?
+    /// Where its samples stopped when the end was met.
+    private var samplesEnd = 0
 
     init(media: MediaLocation, file: String, trackId: String, startOffsetMs: Int, ledger: LossLedger) throws(MediaError) {
         self.file = file
         self.trackId = trackId
         self.ledger = ledger
+        self.media = media
         demuxer = try Demuxer(media)
         guard let audio = demuxer.firstStream(ofType: .audio) else {
             throw MediaError(.invalidData, "'\(media)' has no audio stream")
@@ -67,6 +76,18 @@ final class AudioTrackReader {
     /// Adds this track's samples for session samples `[start, start + out.count)` into `out` (mono).
     func mix(into out: UnsafeMutableBufferPointer<Float>, from start: Int) throws(MediaError) {
         let end = start + out.count
+        if let size = endMet {
+            // The end met while the file grew: opened again once it has grown (a demuxer that met its end stays there).
+            if Self.size(of: media) != size {
+                // From where its samples stopped, so a gap after them is seen and told as a whole run tells it.
+                try reopen(at: samplesEnd)
+                while !finished, endMet == nil, pending == nil, queue.end < start { try decodeMore() }
+            } else if !growing {
+                endMet = nil
+                finished = true
+                note(.truncated, from: pending.map { $0.at + $0.samples.frameCount } ?? queue.end, to: nil, "the file ends here")
+            }
+        }
         // A jump ahead (the track heard again after a while) seeks; a finished file has nothing ahead.
         if !finished, start > (pending?.at ?? queue.end) + Self.gapThreshold {
             try seek(toSample: start)
@@ -74,7 +95,7 @@ final class AudioTrackReader {
         queue.drop(before: start)
         while true {
             takePending(before: end)
-            guard !finished, pending == nil, queue.end < end else { break }
+            guard !finished, endMet == nil, pending == nil, queue.end < end else { break }
             try decodeMore()
         }
         queue.mix(into: out, from: start)
@@ -104,8 +125,28 @@ final class AudioTrackReader {
         finished = false
     }
 
+    /// A local file's size (nil for an object, or when it cannot be read).
+    static func size(of media: MediaLocation) -> Int64? {
+        guard case .file(let url) = media else { return nil }
+        var info = stat()
+        return stat(url.path, &info) == 0 ? Int64(info.st_size) : nil
+    }
+
+    /// Opens the file again and reads on from session sample `sample`.
+    private func reopen(at sample: Int) throws(MediaError) {
+        endMet = nil
+        demuxer = try Demuxer(media)
+        if let opus { opus.reset() } else { other = try AudioDecoder(stream: stream) }
+        try seek(toSample: sample)
+    }
+
     private func decodeMore() throws(MediaError) {
         guard let packet = try nextPacket() else {
+            if growing {
+                endMet = Self.size(of: media) ?? 0
+                samplesEnd = pending.map { $0.at + $0.samples.frameCount } ?? queue.end
+                return
+            }
             if let other { try? other.send(nil); drain(other, at: nil) }
             finished = true
             note(.truncated, from: pending.map { $0.at + $0.samples.frameCount } ?? queue.end, to: nil,

@@ -11,8 +11,10 @@ import StageMixTime
 ///
 /// An integrated level moves less and less as the session goes on, so the gains settle rather than
 /// follow the talk: no pumping. A gain moves at most ``fastSlewDB`` a hop while its track (or the
-/// mix) has been heard less than ``settleSeconds``, then at most ``slowSlewDB`` a hop, and the mix
-/// ramps between decisions sample by sample (``AudioMix``): no step is heard. The limiter after the
+/// mix) has been heard talking (not silence, not room noise far below its level) less than
+/// ``settleSeconds``, then rises at most ``slowSlewDB`` a hop; it always comes down as fast as while
+/// settling, so a level found too loud is not kept. The mix ramps between decisions sample by
+/// sample (``AudioMix``): no step is heard. The limiter after the
 /// master gain keeps the peaks in, as for the whole-session pass.
 final class CausalLoudness {
     let targetLUFS: Double
@@ -61,7 +63,16 @@ final class CausalLoudness {
             tracks[id] = track
         }
         track.meter.add(mono: samples)
-        track.samples += samples.count
+        if Self.speaks(track.meter) { track.samples += samples.count }
+    }
+
+    /// Whether a meter's last 400 ms count towards settling: above the absolute gate, and within 20 LU
+    /// of what it has integrated so far. Silence and room noise before anyone talks do not settle a gain.
+    static func speaks(_ meter: LoudnessMeter) -> Bool {
+        let momentary = meter.momentaryLUFS
+        guard momentary.isFinite, momentary > -70 else { return false }
+        let integrated = meter.integratedLUFS
+        return !integrated.isFinite || momentary > integrated - 20
     }
 
     /// The block's mix after the track gains, before the master gain; it ends the block. Every hop of
@@ -69,7 +80,7 @@ final class CausalLoudness {
     func mixed(_ samples: UnsafeBufferPointer<Float>, anyHeard: Bool) {
         if anyHeard {
             mix.add(mono: samples)
-            mixSamples += samples.count
+            if Self.speaks(mix) { mixSamples += samples.count }
         }
         sinceDecision += samples.count
         while sinceDecision >= Self.hop {
@@ -99,8 +110,9 @@ final class CausalLoudness {
     /// 10·log10(2): a mono signal on two channels measures this much louder.
     static let stereoDB = 3.0103
 
+    /// A gain comes down fast (a level found too loud is never kept), and goes up slowly once settled.
     static func step(_ gain: Double, toward goal: Double, settling: Bool) -> Double {
-        let most = settling ? fastSlewDB : slowSlewDB
+        let most = settling || goal < gain ? fastSlewDB : slowSlewDB
         return gain + min(most, max(-most, goal - gain))
     }
 

@@ -30,6 +30,12 @@ final class FrameAudio {
         mix.extend(to: capture)
     }
 
+    /// Whether the files are still being recorded (see ``AudioMix/growing``).
+    var growing: Bool {
+        get { mix.growing }
+        set { mix.growing = newValue }
+    }
+
     /// How the mix's gains are set.
     var levels: MixLevels { mix.levels }
 

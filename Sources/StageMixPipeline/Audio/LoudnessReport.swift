@@ -10,6 +10,8 @@ public struct LoudnessReport: Sendable, Codable, Equatable {
     /// Gain applied to each track before the mix, and to the mix, in dB.
     public var trackGainDB: [String: Double]
     public var masterGainDB: Double
+    /// A followed run's (`compose --follow`, causal loudness): each track measured alone over the session, in LUFS.
+    public var trackLUFS: [String: Double]?
 }
 
 extension LoudnessReport {

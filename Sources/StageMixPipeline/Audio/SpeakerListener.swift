@@ -6,7 +6,7 @@ import StageMixTime
 /// The speaker pass's listening (``SpeakerAnalysis``): each microphone the stage timeline lets the
 /// mix hear, measured every 100 ms of the composition's time, each hop's levels handed to
 /// ``ActiveSpeakerDetector``. It listens on from where it stopped: a whole run listens to the whole
-/// timeline at once; a followed run (``FollowedSpeakers``) a whole number of hops further each time
+/// timeline at once; a followed run (``SpeakerListening``) a whole number of hops further each time
 /// the recording has gone on, with the same readers and the same detector, so what it has heard is
 /// what a whole run hears.
 final class SpeakerListener {
@@ -23,9 +23,11 @@ final class SpeakerListener {
     }
 
     /// Listens on to `toMs` over `timeline` (the capture as known now: a followed run's tracks appear).
-    func listen(capture: Capture, timeline: StageTimeline, toMs: Int, shouldStop: () -> Bool) throws {
+    /// `growing`: the files are still being recorded (a followed run before the session's end).
+    func listen(capture: Capture, timeline: StageTimeline, toMs: Int, growing: Bool = false, shouldStop: () -> Bool) throws {
         guard toMs > heardMs else { return }
         walk.capture = capture
+        walk.growing = growing
         var segmentIndex = 0
         try walk.run(
             durationMs: toMs, shouldStop: shouldStop,

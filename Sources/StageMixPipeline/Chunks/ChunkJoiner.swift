@@ -40,6 +40,7 @@ final class ChunkJoiner {
             ? [Rendition(width: plan.canvas.width, height: plan.canvas.height, rate: settings.videoRate)] : settings.renditions
         fps = renditions.map { $0.fps ?? plan.fps }
         intervals = FrameIntervals(plan: plan)
+        audio.growing = !sessionEnded
     }
 
     /// A followed run's plan of the session known further: it says what the last one said up to where
@@ -53,6 +54,7 @@ final class ChunkJoiner {
     /// A followed run's session has ended: see ``CompositionOutputs/sessionEnded(durationMs:stageEvents:)``.
     func sessionEnded(stageEvents: [StageEvent]) throws {
         ended = true
+        audio.growing = false
         try outputs?.sessionEnded(durationMs: plan.durationMs, stageEvents: stageEvents)
     }
 

@@ -14,9 +14,8 @@ public struct FollowReport: Sendable, Codable, Equatable {
     /// How the loudness was set: causally, from what had been heard (``causalLoudness``), or not at all.
     public var loudnessMethod: String
 
-    public static let wholeSessionLoudness = "whole-session: EBU R128 measured over the session once it ended, then one gain per track"
     public static let causalLoudness = "causal: EBU R128 integrated loudness of each track and of the mix heard so far, "
-        + "gains decided every 100 ms and moved at most 7.5 dB/s for the first 8 s heard, 0.5 dB/s after, then limited"
+        + "gains decided every 100 ms and moved at most 7.5 dB/s for the first 8 s of talk heard, then up at most 0.5 dB/s (down as fast), then limited"
     public static let noLoudness = "off"
 
     public init(chunksWhileRecorded: Int, chunks: Int, maxLagSeconds: Double, versionsRead: Int, chunksTakenOver: Int = 0,

@@ -43,6 +43,8 @@ public struct FollowedChunks {
         public var versions = 0
         public var lastCompleteToMs = 0
         public var maxLagMs = 0
+        /// When `session.ended` was read.
+        public var endedAt = Date()
         /// Chunks found made by an earlier attempt (a worker that died), not encoded again.
         public var takenOver = 0
     }
@@ -77,7 +79,10 @@ public struct FollowedChunks {
                 try contract.checkCurrentVersion()
                 known = try capture.capture(inProgress: .knownSoFar)
             } catch { throw BadInput(error) }
-            guard let completeToMs = known.completeToMs else { return log }
+            guard let completeToMs = known.completeToMs else {
+                log.endedAt = Date()
+                return log
+            }
             log.versions += 1
             log.lastCompleteToMs = completeToMs
             // Every sample below completeToMs is written: the speaker pass hears on to there (whole hops).
@@ -86,14 +91,14 @@ public struct FollowedChunks {
             let (_, _, document) = try CompositionInput.plan(capture: StaticCapture(capture: known), options: options, inProgress: .knownSoFar,
                                                              speakers: { capture, timeline in
                                                                  try listening.speakers(capture: capture, timeline: timeline, heardToMs: heard,
-                                                                                        shouldStop: shouldStop)
+                                                                                        growing: true, shouldStop: shouldStop)
                                                              })
             let plan = document.plan
             let ready = MediaTime.frame(atMs: max(0, completeToMs - Self.marginMs - (listening.listens ? Self.speakerLookaheadMs : 0)),
                                         fps: plan.fps)
             for (index, frames) in ChunkRun.ranges(plan: plan, options: options).enumerated()
             where log.encoded[index] == nil && frames.upperBound <= ready && frames.count == Self.fullChunk(plan: plan, options: options) {
-                let found = Self.madeEarlier(index, frames: frames, plan: plan, work: work)
+                let found = Self.madeEarlier(index, frames: frames, plan: plan, options: options, work: work)
                 let job = try found ?? encode(index, frames: frames, plan: plan, shouldStop: shouldStop)
                 if found != nil { log.takenOver += 1 }
                 log.encoded[index] = ChunkPlanSlice(plan: plan, frames: frames)
@@ -108,9 +113,9 @@ public struct FollowedChunks {
     /// Chunk `index` as an earlier attempt of this composition left it in the work folder (its worker
     /// died mid-session): kept when it is whole (its result written), lost nothing, covers `frames`, and
     /// was made from the slice of plan `plan` gives; else nil, and it is encoded again.
-    static func madeEarlier(_ index: Int, frames: Range<Int>, plan: CompositionPlan, work: URL) -> ChunkJob? {
+    static func madeEarlier(_ index: Int, frames: Range<Int>, plan: CompositionPlan, options: ComposeOptions, work: URL) -> ChunkJob? {
         let folder = ChunkRun.chunkFolder(index, in: work)
-        guard let job = try? ChunkJob.read(from: ChunkJob.jobFile(index, in: folder)),
+        guard let job = try? ChunkJob.read(from: ChunkJob.jobFile(index, in: folder)), job.options == options,
               let result = try? ChunkResult.read(from: job.resultFile),
               job.work == folder.path, job.frames == frames, result.from == frames.lowerBound, result.to == frames.upperBound,
               result.lostMedia.isEmpty, result.lossNotes.isEmpty else { return nil }
@@ -145,8 +150,8 @@ public struct FollowedChunks {
     static func encode(_ index: Int, frames: Range<Int>, plan: CompositionPlan, capture: String, options: ComposeOptions,
                        runner: any ChunkRunner, final: URL, shouldStop: @escaping @Sendable () -> Bool) throws -> ChunkJob {
         let work = final.deletingLastPathComponent()
-        let attempt = work.appendingPathComponent(".\(final.lastPathComponent).attempt")
-        try? FileManager.default.removeItem(at: attempt)
+        // A name of its own: an attempt whose worker lost its lease may still be writing beside this one.
+        let attempt = work.appendingPathComponent(".\(final.lastPathComponent).attempt-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         try FileManager.default.createDirectory(at: attempt, withIntermediateDirectories: true)
         let job = ChunkJob(index: index, capture: capture, options: options, plan: plan, from: frames.lowerBound, to: frames.upperBound,
                            work: attempt.path, pictures: attempt.path)
@@ -162,53 +167,4 @@ public struct FollowedChunks {
         try placed.write(to: placed.jobFile)
         return placed
     }
-}
-
-/// A followed run's speaker pass (for a layout that listens): one ``SpeakerListener`` that hears on as
-/// the session is recorded, and to its end for the whole session's plan, so that plan's speakers are
-/// a whole run's without listening to the session again.
-final class SpeakerListening: @unchecked Sendable {
-    private var listener: SpeakerListener?
-    /// Whether the layout asked for speakers.
-    var listens: Bool { listener != nil }
-
-    /// The speakers of `timeline` as heard to `heardToMs` (whole hops; the timeline's end for the whole session).
-    func speakers(capture: Capture, timeline: StageTimeline, heardToMs: Int, shouldStop: () -> Bool) throws -> SpeakerTimeline {
-        let listener = self.listener ?? SpeakerListener(capture: capture)
-        self.listener = listener
-        try listener.listen(capture: capture, timeline: timeline, toMs: min(heardToMs, timeline.durationMs), shouldStop: shouldStop)
-        return listener.speakers(durationMs: timeline.durationMs)
-    }
-}
-
-/// `session.json`'s identity: a recorder replaces it by a rename, so a new version is a new inode
-/// (or, written in place, a new size or time).
-struct FileStamp: Equatable {
-    var inode: UInt64
-    var size: Int64
-    var modified: Double
-
-    init?(_ url: URL) {
-        var info = stat()
-        guard stat(url.path, &info) == 0 else { return nil }
-        inode = UInt64(info.st_ino)
-        size = Int64(info.st_size)
-        modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
-    }
-}
-
-/// A recorder that stopped adding to the capture: nothing is published (exit 75).
-public struct FollowTimeout: Error, CustomStringConvertible {
-    public var completeToMs: Int
-    public var seconds: Double
-    public var description: String {
-        "the recorder added nothing for \(Int(seconds)) s (the capture is complete to \(completeToMs) ms); nothing was published"
-    }
-}
-
-/// A capture already read, as a source (the plan of what is known so far is made from the version just read).
-struct StaticCapture: CaptureSource {
-    let capture: Capture
-    var location: String { capture.directory.path }
-    func capture(inProgress: CaptureInProgress) throws(CaptureError) -> Capture { capture }
 }

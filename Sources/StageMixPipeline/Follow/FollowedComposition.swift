@@ -57,7 +57,7 @@ public struct FollowedComposition: Sendable {
         let followerDone = DispatchSemaphore(value: 0)
         let started = Date()
         let cpuStart = CurrentThread.processCPUSeconds
-        return try publisher.publishStaged { staging in
+        let outcome = try publisher.publishStaged { staging in
             let follower = Thread { [self] in
                 CurrentThread.setName("stagemix-follow")
                 defer { followerDone.signal() }
@@ -94,11 +94,11 @@ public struct FollowedComposition: Sendable {
                     try Self.takePictures(of: job, into: staging, poster: takesPoster)
                     // A join started over goes back over segments the live playlist has: it waits for the whole output.
                     if let joiner, session?.restarts != true {
-                        try liveOut?.update(from: hls, startedAt: plan.startedAt, master: try? joiner.masterPlaylist())
+                        liveOut?.follow(hls, startedAt: plan.startedAt, master: try? joiner.masterPlaylist())
                     }
                     next += 1
                 case .ended(let finished):
-                    ended = Date()
+                    ended = finished.log.endedAt
                     session = finished
                     if finished.restarts {
                         joiner = nil
@@ -113,8 +113,8 @@ public struct FollowedComposition: Sendable {
             guard let session, let ended else { throw CancellationError() }
             try joiner?.finish()
             let master = hls.appendingPathComponent(OutputFiles.playlist)
-            try liveOut?.update(from: hls, startedAt: nil,
-                                master: options.ladder?.isEmpty == false ? try String(contentsOf: master, encoding: .utf8) : nil)
+            liveOut?.follow(hls, startedAt: nil, master: options.ladder?.isEmpty == false ? try? String(contentsOf: master, encoding: .utf8) : nil,
+                            ending: true)
             if let poster = session.poster {
                 let into = staging.appendingPathComponent(OutputFiles.poster)
                 try? FileManager.default.removeItem(at: into)
@@ -130,6 +130,7 @@ public struct FollowedComposition: Sendable {
                     loudness.targetLUFS = causal.targetLUFS
                     loudness.trackGainDB = causal.trackGainDB
                     loudness.masterGainDB = causal.masterGainDB
+                    loudness.trackLUFS = causal.trackLUFS
                 }
                 (result, chunking) = ChunkedComposition.outcome(of: joiner, plan: plan, frameCount: frameCount,
                                                                 seconds: options.chunkSeconds ?? settings.segmentSeconds, jobs: 1,
@@ -151,6 +152,9 @@ public struct FollowedComposition: Sendable {
             return Outcome(report: report, sessionEnded: ended, chunks: session.chunks, kept: session.kept,
                            maxLagMs: session.log.maxLagMs, restarted: session.restarts, takenOver: session.log.takenOver)
         }
+        // The live playlist says it has ended only once the output is there.
+        liveOut?.published()
+        return outcome
     }
 
     /// The following thread: chunks as the session is recorded, then the session as a whole run plans
@@ -177,7 +181,7 @@ public struct FollowedComposition: Sendable {
                         shouldStop: @escaping @Sendable () -> Bool) throws {
         // A speaker layout's pass hears on from where following left it, to the end: a whole run's speakers.
         let (finished, _, document) = try CompositionInput.plan(capture: capture, options: options, speakers: { capture, timeline in
-            try listening.speakers(capture: capture, timeline: timeline, heardToMs: timeline.durationMs, shouldStop: shouldStop)
+            try listening.speakers(capture: capture, timeline: timeline, heardToMs: timeline.durationMs, growing: false, shouldStop: shouldStop)
         })
         try finished.checkStorage()
         let plan = document.plan
@@ -191,9 +195,13 @@ public struct FollowedComposition: Sendable {
             // The poster is the whole session's choice: taken apart, below.
             made?.posterFrame = nil
             now.posterFrame = nil
-            if !(clean && log.ranges[index] == frames && made == now) { again.insert(index) }
+            if clean && log.ranges[index] == frames && made == now { continue }
+            // Not made while following (a worker that died after the session ended left it): maybe made earlier.
+            if log.encoded[index] == nil, FollowedChunks.madeEarlier(index, frames: frames, plan: plan, options: options, work: work) != nil { continue }
+            again.insert(index)
         }
-        let restarts = again.contains { $0 < handed }
+        // A chunk handed to the join whose slice moved, or beyond the session's end: the join starts over.
+        let restarts = again.contains { $0 < handed } || handed > ranges.count
         let posterFrame = MediaTime.frame(atMs: ThumbnailWriter.posterTimeMs(plan), fps: plan.fps)
         let posterChunk = ranges.firstIndex { $0.contains(posterFrame) }
         var poster: URL?

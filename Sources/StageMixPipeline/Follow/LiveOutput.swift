@@ -4,7 +4,7 @@ import StageMixPublishing
 
 /// `compose --follow --live-out DIR`: while the session is recorded, an HLS EVENT playlist of the
 /// segments composed so far, so a platform can offer the replay while the stream is still on;
-/// `#EXT-X-ENDLIST` once the output is whole. The segments are the output's own files, hard-linked
+/// `#EXT-X-ENDLIST` once the output is published. The segments are the output's own files, hard-linked
 /// from the staging folder as each is closed (copied where a link cannot be made), never written
 /// twice; each playlist is replaced whole (a rename), only ever growing. A ladder gets its master
 /// playlist from its first segments, its bandwidths measured as the segments come.
@@ -16,6 +16,13 @@ public final class LiveOutput: @unchecked Sendable {
     static let marker = ".stagemix-live"
     /// Each segment linked, by its path under `hls/`, with the staging file's inode it was linked from.
     private var linked: [String: UInt64] = [:]
+    /// An earlier live output is there: emptied at the first update, not before (a run that fails at
+    /// once leaves it as it was).
+    private var clearing: Bool
+    /// The playlists as the output has them (ended), written once it is published.
+    private var ended: [URL: String] = [:]
+    /// The first failure, after which the live folder is left as it was last written.
+    private(set) var failure: (any Error)?
 
     /// Takes `directory` for a live output (see the type's comment); throws an ``OutputRefusal`` when it is not StageMix's.
     public init(directory: URL) throws {
@@ -29,18 +36,44 @@ public final class LiveOutput: @unchecked Sendable {
             guard names.isEmpty || names.contains(Self.marker) else {
                 throw OutputRefusal(.foreignFolder, "--live-out \(path) holds files StageMix did not write; give an empty or new folder")
             }
-            for name in names where name != Self.marker { try fm.removeItem(at: self.directory.appendingPathComponent(name)) }
+            clearing = names.contains { $0 != Self.marker }
         } else {
             try fm.createDirectory(at: self.directory, withIntermediateDirectories: true)
+            clearing = false
         }
         try Data().write(to: self.directory.appendingPathComponent(Self.marker))
     }
 
+    /// Brings the live folder up to the staging folder's `hls` (``update(from:startedAt:master:ending:)``);
+    /// a failure is told once on standard error and leaves the live folder as it was: the composition
+    /// goes on without it.
+    func follow(_ hls: URL, startedAt: Date?, master: @autoclosure () -> String?, ending: Bool = false) {
+        guard failure == nil else { return }
+        do {
+            try update(from: hls, startedAt: startedAt, master: master(), ending: ending)
+        } catch {
+            failure = error
+            FileHandle.standardError.write(Data("\nwarning: --live-out \(directory.path): \(error); the live playlist stops here\n".utf8))
+        }
+    }
+
+    /// Once the output is published: the playlists as it has them, ended.
+    func published() {
+        guard failure == nil else { return }
+        for (url, text) in ended.sorted(by: { $0.key.path < $1.key.path }) { try? Self.replace(url, with: text) }
+    }
+
     /// Brings the live folder up to the staging folder's `hls`: every segment its media playlists list,
     /// then the playlists (as EVENT playlists, their program date times counted from `startedAt`), then
-    /// a ladder's `master`.
-    func update(from hls: URL, startedAt: Date?, master: String?) throws {
+    /// a ladder's `master`. `ending`: the output is whole; its ended playlists wait for ``published()``.
+    func update(from hls: URL, startedAt: Date?, master: String?, ending: Bool) throws {
         let fm = FileManager.default
+        if clearing {
+            for name in try fm.contentsOfDirectory(atPath: directory.path) where name != Self.marker {
+                try fm.removeItem(at: directory.appendingPathComponent(name))
+            }
+            clearing = false
+        }
         let playlists = try Self.mediaPlaylists(in: hls)
         for playlist in playlists {
             let relative = playlist.deletingLastPathComponent().path.dropFirst(hls.path.count).trimmingCharacters(in: ["/"])
@@ -53,7 +86,12 @@ public final class LiveOutput: @unchecked Sendable {
             }
             var live = text.replacingOccurrences(of: "#EXT-X-PLAYLIST-TYPE:VOD", with: "#EXT-X-PLAYLIST-TYPE:EVENT")
             if let startedAt, !text.contains("#EXT-X-ENDLIST") { live = HLSPlaylistDates.rewriting(live, start: startedAt) }
-            try Self.replace(folder.appendingPathComponent(playlist.lastPathComponent), with: live)
+            let target = folder.appendingPathComponent(playlist.lastPathComponent)
+            if ending {
+                ended[target] = live
+                live = live.split(separator: "\n", omittingEmptySubsequences: false).filter { $0 != "#EXT-X-ENDLIST" }.joined(separator: "\n")
+            }
+            try Self.replace(target, with: live)
         }
         if let master { try Self.replace(directory.appendingPathComponent(OutputFiles.playlist), with: master) }
     }

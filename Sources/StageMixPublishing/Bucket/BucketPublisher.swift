@@ -45,7 +45,8 @@ public final class BucketPublisher: OutputPublishing, @unchecked Sendable {
         let uploader: ObjectUploader
         let lease: PrefixLease
         var watcher: SegmentWatcher?
-        var uploaded: Set<String> = []
+        /// Each object uploaded, with its file's identity then.
+        var uploaded: [String: UInt64] = [:]
         /// Another run's output was found published here: nothing of the prefix is this run's to delete.
         var yielded = false
         init(base: S3Location, replacing: Bool, uploader: ObjectUploader, lease: PrefixLease) {
@@ -182,10 +183,12 @@ public final class BucketPublisher: OutputPublishing, @unchecked Sendable {
         let order = files.filter { !$0.hasSuffix(".m3u8") && !$0.hasSuffix(".json") }
             + files.filter { $0.hasSuffix(".m3u8") }.sorted { $0.split(separator: "/").count > $1.split(separator: "/").count }
             + files.filter { $0.hasSuffix(".json") }
-        for relative in order where !run.uploaded.contains(relative) {
+        for relative in order {
+            let file = staging.appendingPathComponent(relative)
+            if let identity = SegmentWatcher.identity(file), run.uploaded[relative] == identity { continue }
             try run.lease.check()
-            try run.uploader.upload(staging.appendingPathComponent(relative), to: run.base.appending(relative))
-            run.uploaded.insert(relative)
+            try run.uploader.upload(file, to: run.base.appending(relative))
+            run.uploaded[relative] = SegmentWatcher.identity(file) ?? 0
         }
         if run.replacing {
             // All of the new output is up: the earlier one stops being complete (this run's note is there, so
@@ -221,7 +224,7 @@ public final class BucketPublisher: OutputPublishing, @unchecked Sendable {
     public func discard(_ staging: URL) {
         let run = lock.withLock { runs.removeValue(forKey: staging) }
         if let run, let client = try? client.get() {
-            let uploaded = (run.watcher?.stop() ?? []).union(run.uploaded)
+            let uploaded = Set((run.watcher?.stop() ?? [:]).keys).union(run.uploaded.keys)
             run.uploader.abortAll()
             // A run whose note another run took, or that found another's output published, deletes nothing:
             // the keys it wrote are that run's now.

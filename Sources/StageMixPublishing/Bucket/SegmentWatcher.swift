@@ -9,7 +9,9 @@ final class SegmentWatcher: @unchecked Sendable {
     private let staging: URL
     private let upload: (String, URL) throws -> Void
     private let lock = NSLock()
-    private var uploaded: Set<String> = []
+    /// Each segment uploaded, with the file's identity then: a file of that name written again since (a
+    /// followed run whose join started over) is another file, uploaded again.
+    private var uploaded: [String: UInt64] = [:]
     private var stopping = false
     private var stopped = false
     private var started = false
@@ -43,7 +45,7 @@ final class SegmentWatcher: @unchecked Sendable {
     /// Stops watching (waiting for an upload under way, once: later calls return at once) and says
     /// what went up. What failed, if an upload did, is ``failure``.
     @discardableResult
-    func stop() -> Set<String> {
+    func stop() -> [String: UInt64] {
         let wait = lock.withLock { () -> Bool in
             defer { stopping = true; stopped = true }
             return !stopped
@@ -56,11 +58,22 @@ final class SegmentWatcher: @unchecked Sendable {
     var failure: (any Error)? { lock.withLock { failure_ } }
 
     private func uploadFinishedSegments() throws {
-        for relative in Self.finishedSegments(in: staging) where !lock.withLock({ uploaded.contains(relative) }) {
+        for relative in Self.finishedSegments(in: staging) {
+            let file = staging.appendingPathComponent(relative)
+            guard let identity = Self.identity(file), lock.withLock({ uploaded[relative] }) != identity else { continue }
             if lock.withLock({ stopping }) { return }
-            try upload(relative, staging.appendingPathComponent(relative))
-            _ = lock.withLock { uploaded.insert(relative) }
+            try upload(relative, file)
+            lock.withLock { uploaded[relative] = identity }
         }
+    }
+
+    /// A file's identity: its inode, time and size mixed (nil when it is not there). A file written
+    /// again is another, even where the file system gives it the inode just freed.
+    static func identity(_ url: URL) -> UInt64? {
+        var info = stat()
+        guard stat(url.path, &info) == 0 else { return nil }
+        let nanoseconds = UInt64(bitPattern: Int64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtim.tv_nsec))
+        return UInt64(info.st_ino) &* 0x9E37_79B9_7F4A_7C15 ^ nanoseconds &* 31 ^ UInt64(bitPattern: Int64(info.st_size))
     }
 
     /// `segment_00007.ts` (or `.m4s`): the number, else nil.

@@ -52,7 +52,7 @@ extension SQLJobStore {
         return try await read(
             """
             SELECT \(JobSQL.columns) FROM stagemix_jobs
-            WHERE phase IS NOT NULL AND parent_id IS NULL AND state IN ('dead', 'cancelled') AND updated_at >= $1
+            WHERE (phase IS NOT NULL OR spec LIKE '%"follow":true%') AND parent_id IS NULL AND state IN ('dead', 'cancelled') AND updated_at >= $1
             ORDER BY updated_at DESC LIMIT 100
             """, [.real(now - seconds)]).map(JobSQL.decode)
     }
