@@ -61,9 +61,11 @@ struct ComposeFollow {
                                               liveOut: live)
         let publisher = destination.publisher(overwrite: overwrite, protecting: [URL(fileURLWithPath: capture).standardizedFileURL])
         let outcome: FollowedComposition.Outcome
+        // On a terminal a line on stderr; otherwise JSON lines on stdout, which a worker stores with its heartbeats.
+        let display = ProgressDisplay()
         do {
             outcome = try composition.run(publishingWith: publisher, progress: { recorded, composed in
-                FileHandle.standardError.write(Data(String(format: "\rrecorded %.1f s, composed %.1f s", Double(recorded) / 1000, Double(composed) / 1000).utf8))
+                display.showFollowing(recordedMs: recorded, composedMs: composed)
             }, shouldStop: { signals.stopRequested || worker?.isGone == true })
         } catch let timeout as FollowTimeout {
             FileHandle.standardError.write(Data("\nstagemix: \(timeout)\n".utf8))

@@ -2,7 +2,8 @@ import Foundation
 import StageMixOptions
 import StageMixPipeline
 
-/// Shows compose progress: a bar on a terminal, JSON lines otherwise (for workers and scripts).
+/// Shows compose progress: a bar on a terminal, JSON lines otherwise (for workers and scripts); for
+/// `compose --follow`, the recorded and composed positions, which a percent cannot give.
 struct ProgressDisplay {
     let isTerminal = isatty(STDERR_FILENO) != 0 && isatty(STDOUT_FILENO) != 0
 
@@ -15,6 +16,17 @@ struct ProgressDisplay {
             FileHandle.standardError.write(Data(line.utf8))
         } else {
             let line = ComposeChild.ProgressLine(percent: p.percent, speed: p.speed, etaSeconds: p.etaSeconds)
+            FileHandle.standardOutput.write(Data((line.text + "\n").utf8))
+        }
+    }
+
+    /// A followed composition's positions, in ms of session time.
+    func showFollowing(recordedMs: Int, composedMs: Int) {
+        let line = ComposeChild.FollowLine(recordedMs: recordedMs, composedMs: composedMs)
+        if isTerminal {
+            let text = String(format: "\rrecorded %.1f s, composed %.1f s ", line.recordedSeconds, line.composedSeconds)
+            FileHandle.standardError.write(Data(text.utf8))
+        } else {
             FileHandle.standardOutput.write(Data((line.text + "\n").utf8))
         }
     }

@@ -18,6 +18,24 @@ struct ComposeChildTests {
         #expect(ComposeChild.ProgressLine(parsing: "warning: no font for names") == nil)
     }
 
+    @Test func aFollowLineReadsBackAsWritten() throws {
+        let line = ComposeChild.FollowLine(recordedMs: 12_345, composedMs: 8_000)
+        #expect(line.text == #"{"event":"following","recordedSeconds":12.345,"composedSeconds":8.000}"#)
+        #expect(ComposeChild.FollowLine(parsing: line.text) == line)
+        #expect(line.recordedSeconds == 12.345 && line.composedSeconds == 8)
+    }
+
+    @Test func onlyFollowingEventsWithTwoPositionsAreFollowing() {
+        #expect(ComposeChild.FollowLine(parsing: #"{"event":"following","recordedSeconds":3,"composedSeconds":0}"#)
+                == ComposeChild.FollowLine(recordedSeconds: 3, composedSeconds: 0))
+        #expect(ComposeChild.FollowLine(parsing: #"{"event":"following","recordedSeconds":3}"#) == nil)
+        #expect(ComposeChild.FollowLine(parsing: #"{"event":"following","recordedSeconds":-1,"composedSeconds":0}"#) == nil)
+        #expect(ComposeChild.FollowLine(parsing: #"{"event":"progress","percent":33,"speed":1.0,"etaSeconds":1}"#) == nil)
+        #expect(ComposeChild.FollowLine(parsing: "recorded 12.0 s, composed 8.0 s") == nil)
+        // Neither line is taken for the other.
+        #expect(ComposeChild.ProgressLine(parsing: ComposeChild.FollowLine(recordedMs: 1_000, composedMs: 0).text) == nil)
+    }
+
     @Test func exitStatusesAndWhatTheWorkerMakesOfThem() {
         #expect([ComposeChild.ExitStatus.usageError, .badInput, .internalFailure, .interrupted, .terminated].map(\.rawValue)
                 == [64, 65, 70, 130, 143])

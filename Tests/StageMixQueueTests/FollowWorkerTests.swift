@@ -5,8 +5,8 @@ import Testing
 
 /// `stagemix enqueue --follow`: a composition of a capture still being recorded (`stagemix replay`
 /// writes it) is queued at once, taken by a real worker running the real `stagemix compose --follow`,
-/// which holds it for the session, and succeeds with the output a whole run writes, `report.json`
-/// saying it followed. On SQLite and PostgreSQL.
+/// which holds it for the session, its recorded and composed positions stored as they move, and
+/// succeeds with the output a whole run writes, `report.json` saying it followed. On SQLite and PostgreSQL.
 extension WorkerProcessTests {
     @Test(arguments: QueueBackend.allCases)
     func aCompositionQueuedWhileRecordedIsComposedAsTheSessionGoes(backend: QueueBackend) async throws {
@@ -39,6 +39,17 @@ extension WorkerProcessTests {
             // Taken at once, while the session is still being recorded: the job holds the worker.
             try await eventually(20, "the job running") { try await fixture.state(id).state == .running }
             #expect(recorder.isRunning)
+            // While it is recorded the job's positions move forward, the composed one behind the recorded one.
+            var seen: [FollowPosition] = []
+            while recorder.isRunning {
+                if let position = try? await fixture.state(id).followPosition, position != seen.last { seen.append(position) }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(seen.count >= 2, "\(seen)")
+            #expect(seen.allSatisfy { $0.recordedSeconds >= $0.composedSeconds }, "\(seen)")
+            #expect(zip(seen, seen.dropFirst()).allSatisfy { $1.recordedSeconds >= $0.recordedSeconds && $1.composedSeconds >= $0.composedSeconds },
+                    "\(seen)")
+            #expect(seen.contains { $0.composedSeconds > 0 }, "no chunk composed while recorded: \(seen)")
             try await fixture.waitFor(id, .succeeded, seconds: 120)
             recorder.waitUntilExit()
             let job = try await fixture.state(id)

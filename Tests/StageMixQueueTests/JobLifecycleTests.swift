@@ -39,6 +39,40 @@ struct JobLifecycleTests {
         #expect(job.updatedAt == 2 && job.leaseExpiresAt == 34)
     }
 
+    /// A followed composition's positions: recorded as they move (a watcher's change), left as they were
+    /// by a heartbeat without them, kept across its attempts (the next carries on from its chunks) and
+    /// cleared when a person starts it over.
+    @Test func aFollowedCompositionsPositionsAreKeptAcrossAttemptsAndClearedByARetry() {
+        var job = queued()
+        guard case .start(let first) = job.claim(worker: "w", now: 0, leaseSeconds: 10) else { Issue.record(); return }
+        let early = FollowPosition(recordedSeconds: 12, composedSeconds: 8)
+        #expect(job.heartbeat(first, now: 2, leaseSeconds: 10, progress: 0, followPosition: early) == .keepRunning)
+        #expect(job.followPosition == early && job.updatedAt == 2 && job.progress == 0)
+        #expect(job.heartbeat(first, now: 3, leaseSeconds: 10, progress: nil) == .keepRunning)
+        #expect(job.followPosition == early && job.updatedAt == 2)
+        let later = FollowPosition(recordedSeconds: 16.5, composedSeconds: 12)
+        #expect(job.heartbeat(first, now: 4, leaseSeconds: 10, progress: 0, followPosition: later) == .keepRunning)
+        #expect(job.followPosition == later && job.updatedAt == 4)
+
+        // The worker died: the next attempt shows where the first got until it tells its own.
+        #expect(job.rescueIfExpired(now: 20) == .requeued)
+        guard case .start(let second) = job.claim(worker: "x", now: 21, leaseSeconds: 10) else { Issue.record(); return }
+        #expect(job.followPosition == later)
+        // The rescued attempt is fenced out: its late positions are not recorded.
+        #expect(job.heartbeat(first, now: 22, leaseSeconds: 10, progress: 0, followPosition: FollowPosition(recordedSeconds: 99, composedSeconds: 99))
+                == .leaseLost)
+        #expect(job.followPosition == later)
+        // Cancelled: positions stay where they were, as progress does.
+        #expect(job.requestCancel(now: 23) == .flagged)
+        #expect(job.heartbeat(second, now: 24, leaseSeconds: 10, progress: 0, followPosition: FollowPosition(recordedSeconds: 30, composedSeconds: 24))
+                == .cancel)
+        #expect(job.finishCancelled(second, now: 25) == .applied)
+        #expect(job.followPosition == later)
+        // Started over by a person: its work went when it ended, so nothing is composed yet.
+        #expect(job.retryNow(now: 26) == .requeued)
+        #expect(job.followPosition == nil)
+    }
+
     @Test func aCancelledJobKeepsItsProgress() {
         var job = queued()
         guard case .start(let lease) = job.claim(worker: "w", now: 0, leaseSeconds: 30) else { Issue.record(); return }

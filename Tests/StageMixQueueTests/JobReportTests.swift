@@ -52,6 +52,21 @@ struct JobReportTests {
         #expect(try #require(JobReport.chunkSummary(job, chunks: [])).hasPrefix("phase:        join (when it ended)"))
     }
 
+    /// A followed composition has no percent while its session is recorded: `jobs show` gives its
+    /// positions and the lag while it runs, and nothing of them once it has ended.
+    @Test func aFollowedCompositionShowsItsPositionsWhileItRuns() {
+        var options = ComposeOptions(chunkSeconds: 4)
+        options.follow = true
+        var job = Job(id: "f", spec: JobSpec(capture: "/c", out: "/o", options: options), maxAttempts: 3, now: 0)
+        guard case .start(let lease) = job.claim(worker: "w", now: 1, leaseSeconds: 30) else { Issue.record(); return }
+        #expect(!JobReport.detail(job).contains("following:"))
+        #expect(job.heartbeat(lease, now: 2, leaseSeconds: 30, progress: nil,
+                              followPosition: FollowPosition(recordedSeconds: 12.4, composedSeconds: 8)) == .keepRunning)
+        #expect(JobReport.detail(job).contains("following:    recorded 12.4 s, composed 8.0 s (4.4 s behind)"), "\(JobReport.detail(job))")
+        #expect(job.succeed(lease, now: 3) == .applied)
+        #expect(!JobReport.detail(job).contains("following:"), "\(JobReport.detail(job))")
+    }
+
     @Test func aJobReleasedAtShutdownShowsNoStaleProgress() {
         var job = Job(id: "w", spec: JobSpec(capture: "/c", out: "/o"), maxAttempts: 3, now: 0)
         guard case .start(let lease) = job.claim(worker: "w", now: 1, leaseSeconds: 30) else { Issue.record(); return }

@@ -182,6 +182,13 @@ struct QueueContractTests {
         #expect(try await queue.job(id: id)?.progress == 42.5)
         #expect(try await queue.list(limit: 10).map(\.progress) == [42.5])
 
+        // A followed composition's positions are stored beside its progress, and a heartbeat without them leaves them.
+        let position = FollowPosition(recordedSeconds: 12.345, composedSeconds: 8)
+        #expect(try await queue.heartbeat(lease, leaseSeconds: 30, progress: 42.5, followPosition: position) == .keepRunning)
+        #expect(try await queue.job(id: id)?.followPosition == position)
+        #expect(try await queue.heartbeat(lease, leaseSeconds: 30, progress: 42.5) == .keepRunning)
+        #expect(try await queue.list(limit: 10).map(\.followPosition) == [position])
+
         // Released at shutdown: queued again, the attempt not counted.
         #expect(try await queue.release(lease) == .applied)
         let released = try #require(try await queue.job(id: id))

@@ -5,7 +5,8 @@ import Testing
 import StageMixQueueTestSupport
 
 /// A queue database made before a column was added gains it when opened, keeping its rows; the new
-/// columns carry a Twilio composition's parameters and its callbacks' delivery.
+/// columns carry a Twilio composition's parameters and its callbacks' delivery, and a followed
+/// composition's recorded and composed positions.
 @Suite("Schema upgrade")
 struct SchemaUpgradeTests {
     @Test(arguments: QueueBackend.allCases)
@@ -36,7 +37,7 @@ struct SchemaUpgradeTests {
         #expect(try await store.composition(id: earlier.id, apiKey: "k")?.0.twilio == nil)
         // The earlier job reads back whole, with no chunk columns set.
         let earlierJob = try #require(try await store.job(id: earlier.id))
-        #expect(earlierJob.phase == nil && earlierJob.parentID == nil && earlierJob.startedAt == nil)
+        #expect(earlierJob.phase == nil && earlierJob.parentID == nil && earlierJob.startedAt == nil && earlierJob.followPosition == nil)
         guard case .created(let made, _) = try await store.createComposition(draft("twilio", twilio: parameters), outputRoot: root) else {
             Issue.record("not created"); return
         }
@@ -47,5 +48,13 @@ struct SchemaUpgradeTests {
         let fields = try #require(FormFields(decoding: Substring(event.body)))
         #expect(fields.values("CompositionSid") == [TwilioParameters.sid(of: made.id)] && fields.values("RoomSid") == ["RM1"])
         #expect(TwilioParameters.id(ofSid: TwilioParameters.sid(of: made.id)) == made.id)
+
+        // The earlier job, taken by a worker that follows its recording, has its positions stored.
+        let lease = try #require(try await store.claim(worker: "w", leaseSeconds: 30)?.lease)
+        #expect(lease.jobID == earlier.id)
+        let position = FollowPosition(recordedSeconds: 12.5, composedSeconds: 8)
+        #expect(try await store.heartbeat(lease, leaseSeconds: 30, progress: nil, followPosition: position) == .keepRunning)
+        #expect(try await store.job(id: earlier.id)?.followPosition == position)
+        #expect(try await store.composition(id: earlier.id, apiKey: "k")?.1.followPosition == position)
     }
 }

@@ -42,6 +42,8 @@ public struct FollowedChunks {
         public var ranges: [Int: Range<Int>] = [:]
         public var versions = 0
         public var lastCompleteToMs = 0
+        /// The end of the chunks made so far, in ms of session time.
+        public var composedMs = 0
         public var maxLagMs = 0
         /// When `session.ended` was read.
         public var endedAt = Date()
@@ -50,10 +52,17 @@ public struct FollowedChunks {
     }
 
     /// Follows until `session.ended` arrives; `encoded` is given each chunk as soon as it is made, with
-    /// the plan and the capture known then.
+    /// the plan and the capture known then; `progress` the recorded and the composed positions (ms of
+    /// session time) each time either has moved: as each chunk lands, and after a version that recorded more.
     public func run(shouldStop: @escaping @Sendable () -> Bool, progress: (Int, Int) -> Void,
                     encoded: (ChunkJob, CompositionPlan, Capture) throws -> Void = { _, _, _ in }) throws -> Log {
         var log = Log()
+        var reported = (recorded: -1, composed: -1)
+        func report(_ recorded: Int, _ composed: Int) {
+            guard reported != (recorded, composed) else { return }
+            reported = (recorded, composed)
+            progress(recorded, composed)
+        }
         var lastChange = Date()
         var lastStamp: FileStamp?
         let manifest = URL(fileURLWithPath: capture.location).appendingPathComponent(CaptureReader.manifestName)
@@ -104,9 +113,11 @@ public struct FollowedChunks {
                 log.encoded[index] = ChunkPlanSlice(plan: plan, frames: frames)
                 try encoded(job, plan, known)
                 log.ranges[index] = frames
-                log.maxLagMs = max(log.maxLagMs, completeToMs - MediaTime.ms(atFrame: frames.upperBound, fps: plan.fps))
-                progress(completeToMs, MediaTime.ms(atFrame: frames.upperBound, fps: plan.fps))
+                log.composedMs = MediaTime.ms(atFrame: frames.upperBound, fps: plan.fps)
+                log.maxLagMs = max(log.maxLagMs, completeToMs - log.composedMs)
+                report(completeToMs, log.composedMs)
             }
+            report(completeToMs, log.composedMs)
         }
     }
 

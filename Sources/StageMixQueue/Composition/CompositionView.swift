@@ -3,8 +3,9 @@ import StageMixOptions
 import StageMixPublishing
 
 /// A composition as the API shows it (and as webhook events carry it): its status in the API's
-/// words, progress and time left while composing, the outputs with billing and timeline summaries
-/// once completed, the error once failed.
+/// words, progress and time left while composing (a followed composition's recorded and composed
+/// positions instead of a time left), the outputs with billing and timeline summaries once
+/// completed, the error once failed.
 public struct CompositionView: Codable, Sendable, Hashable {
     public struct Outputs: Codable, Sendable, Hashable {
         public var directory: String
@@ -71,7 +72,12 @@ public struct CompositionView: Codable, Sendable, Hashable {
     public var maxAttempts: Int
     /// Percent, while composing and once completed.
     public var progress: Double?
+    /// Never for a followed composition: its end is the session's, unknown until it comes.
     public var secondsLeft: Double?
+    /// A followed composition while composing, once its attempt has told them: the session seconds
+    /// recorded so far, and those composed (the lag is the difference).
+    public var recordedSeconds: Double?
+    public var composedSeconds: Double?
     public var cancelRequested: Bool?
     public var outputs: Outputs?
     /// Seconds of composed output.
@@ -116,8 +122,12 @@ public struct CompositionView: Codable, Sendable, Hashable {
         case .running:
             progress = job.progress
             cancelRequested = job.cancelRequested ? true : nil
-            // A running job's `updatedAt` is when its progress last moved (a lease renewal does not change it).
-            if let startedAt = composition.startedAt {
+            if job.spec.options.follow == true {
+                // Its percent says nothing until the session has ended; how much is recorded and composed does.
+                recordedSeconds = job.followPosition?.recordedSeconds
+                composedSeconds = job.followPosition?.composedSeconds
+            } else if let startedAt = composition.startedAt {
+                // A running job's `updatedAt` is when its progress last moved (a lease renewal does not change it).
                 secondsLeft = TimeLeftEstimate.seconds(progress: job.progress, startedAt: startedAt, progressAt: job.updatedAt, now: now)
             }
         case .succeeded:

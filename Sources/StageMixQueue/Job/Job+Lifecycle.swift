@@ -67,9 +67,11 @@ extension Job {
         return .start(JobLease(jobID: id, attempt: attempt, worker: worker))
     }
 
-    /// Renews the lease and records progress. Once a cancel is asked for, progress stays where it was
-    /// (a child that finished anyway does not make a cancelled job claim 100 %).
-    public mutating func heartbeat(_ lease: JobLease, now: Double, leaseSeconds: Double, progress: Double?) -> HeartbeatAction {
+    /// Renews the lease and records progress, and a followed composition's positions (nil leaves them as
+    /// they were). Once a cancel is asked for, both stay where they were (a child that finished anyway
+    /// does not make a cancelled job claim 100 %).
+    public mutating func heartbeat(_ lease: JobLease, now: Double, leaseSeconds: Double, progress: Double?,
+                                   followPosition: FollowPosition? = nil) -> HeartbeatAction {
         guard holds(lease) else { return .leaseLost }
         leaseExpiresAt = now + leaseSeconds
         if cancelRequested { return .cancel }
@@ -79,6 +81,10 @@ extension Job {
             self.progress = told
             // `updatedAt` is when the job last changed as a watcher sees it, which the time left is reckoned
             // from (``TimeLeftEstimate``); renewing the lease alone is not such a change.
+            updatedAt = now
+        }
+        if let followPosition, followPosition != self.followPosition {
+            self.followPosition = followPosition
             updatedAt = now
         }
         return .keepRunning
@@ -184,6 +190,8 @@ extension Job {
             attempt = 0
             // A chunked composition starts over from its plan (its chunks are made again).
             if phase != nil { phase = .plan }
+            // A followed one from nothing: its work went when it ended.
+            followPosition = nil
         case .failed where phase == .join:
             // A join backing off is ready again at once, where its chunks left the composition.
             state = .running

@@ -29,6 +29,10 @@ public struct Job: Sendable, Hashable {
     public var chunk: Int?
     /// When a worker first took the job: its wait in the queue is this less `createdAt`.
     public var startedAt: Double?
+    /// A followed composition's recorded and composed positions, as its attempt last told them; nil
+    /// before the first, and for any other job. Kept across its attempts: the next one carries on from
+    /// the chunks already made, and tells its own within a second or two of starting.
+    public var followPosition: FollowPosition?
 
     public init(id: String, spec: JobSpec, maxAttempts: Int, now: Double) {
         self.id = id
@@ -50,6 +54,7 @@ public struct Job: Sendable, Hashable {
         self.parentID = nil
         self.chunk = nil
         self.startedAt = nil
+        self.followPosition = nil
     }
 
     /// Chunk `index` of the chunked composition `parent`: the same spec, its own attempts, and the

@@ -8,8 +8,10 @@ public protocol JobQueue: Sendable {
     /// Rescues jobs with expired leases, then hands the next runnable job to `worker`: with `joins`, only
     /// a chunked composition's join (a worker's join slot); without, anything else.
     func claim(worker: String, leaseSeconds: Double, joins: Bool) async throws -> Job?
-    /// Renews the lease and stores progress; tells the worker whether to go on.
-    func heartbeat(_ lease: JobLease, leaseSeconds: Double, progress: Double?) async throws -> Job.HeartbeatAction
+    /// Renews the lease and stores progress, and a followed composition's positions when given; tells the
+    /// worker whether to go on.
+    func heartbeat(_ lease: JobLease, leaseSeconds: Double, progress: Double?, followPosition: FollowPosition?) async throws
+        -> Job.HeartbeatAction
     func succeed(_ lease: JobLease) async throws -> Job.FenceResult
     func fail(_ lease: JobLease, error: String, retryable: Bool) async throws -> Job.FailAction
     func finishCancelled(_ lease: JobLease) async throws -> Job.FenceResult
@@ -43,5 +45,10 @@ extension JobQueue {
     /// The next job for a compose slot: a whole composition, a plan, or a chunk.
     public func claim(worker: String, leaseSeconds: Double) async throws -> Job? {
         try await claim(worker: worker, leaseSeconds: leaseSeconds, joins: false)
+    }
+
+    /// Renews the lease and stores progress, leaving a followed composition's positions as they were.
+    public func heartbeat(_ lease: JobLease, leaseSeconds: Double, progress: Double?) async throws -> Job.HeartbeatAction {
+        try await heartbeat(lease, leaseSeconds: leaseSeconds, progress: progress, followPosition: nil)
     }
 }

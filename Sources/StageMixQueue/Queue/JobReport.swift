@@ -22,7 +22,7 @@ public enum JobReport {
             id:           \(job.id)
             state:        \(job.state.rawValue)\(job.cancelRequested ? " (cancel requested)" : "")
             attempts:     \(job.attemptsUsed) of \(job.maxAttempts)
-            progress:     \(String(format: "%.1f", job.progress)) %
+            progress:     \(String(format: "%.1f", job.progress)) %\(following(job))
             lease:        \(job.leaseOwner.map { "\($0) until \(time(job.leaseExpiresAt))" } ?? "-")
             run after:    \(time(job.runAfter))
             created:      \(time(job.createdAt))
@@ -30,6 +30,14 @@ public enum JobReport {
             last error:   \(job.lastError ?? "-")
             spec:         \(job.spec.canonicalJSON)
             """
+    }
+
+    /// A followed composition's positions while it runs, as a line of its own (its percent stays 0 until
+    /// the session has ended); nothing for any other job.
+    private static func following(_ job: Job) -> String {
+        guard job.state == .running, let position = job.followPosition else { return "" }
+        return String(format: "\nfollowing:    recorded %.1f s, composed %.1f s (%.1f s behind)", position.recordedSeconds,
+                      position.composedSeconds, max(0, position.recordedSeconds - position.composedSeconds))
     }
 
     /// A chunked composition's chunks in a line: how many are in each state.

@@ -62,9 +62,10 @@ extension SQLJobStore {
         return try await transaction { tx in try await Self.rescue(in: tx, lock: skipLocked, rowLock: lock) }
     }
 
-    public func heartbeat(_ lease: JobLease, leaseSeconds: Double, progress: Double?) async throws -> Job.HeartbeatAction {
+    public func heartbeat(_ lease: JobLease, leaseSeconds: Double, progress: Double?, followPosition: FollowPosition?) async throws
+        -> Job.HeartbeatAction {
         try await change(lease.jobID, missing: .leaseLost) { job, now in
-            job.heartbeat(lease, now: now, leaseSeconds: leaseSeconds, progress: progress)
+            job.heartbeat(lease, now: now, leaseSeconds: leaseSeconds, progress: progress, followPosition: followPosition)
         }
     }
 

@@ -29,7 +29,8 @@ public protocol SQLJobTransaction: Sendable {
 enum JobSQL {
     static let columns = """
         id, dedupe_key, spec, state, attempt, max_attempts, lease_owner, lease_expires_at, \
-        run_after, progress, last_error, cancel_requested, created_at, updated_at, phase, parent_id, chunk, started_at
+        run_after, progress, last_error, cancel_requested, created_at, updated_at, phase, parent_id, chunk, started_at, \
+        recorded_seconds, composed_seconds
         """
 
     static let activeStates = JobState.active.map { "'\($0.rawValue)'" }.joined(separator: ", ")
@@ -60,13 +61,16 @@ enum JobSQL {
     }
 
     /// Columns added after the tables were first made, each nullable: a database made by an earlier
-    /// version gains them when opened (the jobs' chunk columns, the Twilio-shaped API's).
+    /// version gains them when opened (the jobs' chunk columns, a followed composition's positions, the
+    /// Twilio-shaped API's).
     static func addedColumns(real: String, integer: String) -> [(table: String, column: String, type: String)] {
         [
             ("stagemix_jobs", "phase", "TEXT"),
             ("stagemix_jobs", "parent_id", "TEXT"),
             ("stagemix_jobs", "chunk", integer),
             ("stagemix_jobs", "started_at", real),
+            ("stagemix_jobs", "recorded_seconds", real),
+            ("stagemix_jobs", "composed_seconds", real),
         ] + CompositionSQL.addedColumns
     }
 
@@ -79,7 +83,7 @@ enum JobSQL {
         (
             """
             INSERT INTO stagemix_jobs (\(columns))
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
             ON CONFLICT (dedupe_key) WHERE state IN (\(activeStates)) DO NOTHING
             RETURNING id
             """,
@@ -89,6 +93,7 @@ enum JobSQL {
                 .real(job.runAfter), .real(job.progress), SQLValue(job.lastError), .integer(job.cancelRequested ? 1 : 0),
                 .real(job.createdAt), .real(job.updatedAt), SQLValue(job.phase?.rawValue), SQLValue(job.parentID),
                 SQLValue(job.chunk), SQLValue(job.startedAt),
+                SQLValue(job.followPosition?.recordedSeconds), SQLValue(job.followPosition?.composedSeconds),
             ]
         )
     }
@@ -99,7 +104,7 @@ enum JobSQL {
             """
             UPDATE stagemix_jobs SET state = $2, attempt = $3, lease_owner = $4, lease_expires_at = $5,
                 run_after = $6, progress = $7, last_error = $8, cancel_requested = $9, updated_at = $10,
-                phase = $13, started_at = $14
+                phase = $13, started_at = $14, recorded_seconds = $15, composed_seconds = $16
             WHERE id = $1 AND attempt = $11 AND COALESCE(lease_owner, '') = $12
             RETURNING id
             """,
@@ -108,6 +113,7 @@ enum JobSQL {
                 SQLValue(job.leaseExpiresAt), .real(job.runAfter), .real(job.progress), SQLValue(job.lastError),
                 .integer(job.cancelRequested ? 1 : 0), .real(job.updatedAt),
                 .integer(old.attempt), .text(old.leaseOwner ?? ""), SQLValue(job.phase?.rawValue), SQLValue(job.startedAt),
+                SQLValue(job.followPosition?.recordedSeconds), SQLValue(job.followPosition?.composedSeconds),
             ]
         )
     }
@@ -138,6 +144,10 @@ enum JobSQL {
         job.parentID = row["parent_id"]?.string
         job.chunk = row["chunk"]?.int
         job.startedAt = row["started_at"]?.double
+        // Written together, both or neither.
+        if let recorded = row["recorded_seconds"]?.double, let composed = row["composed_seconds"]?.double {
+            job.followPosition = FollowPosition(recordedSeconds: recorded, composedSeconds: composed)
+        }
         return job
     }
 }

@@ -96,10 +96,15 @@ struct AttemptRun {
                           onLine: @escaping @Sendable (String) -> Void = { _ in },
                           abort: @escaping @Sendable () -> String? = { nil }) async -> WorkerMetrics.Outcome? {
         let progress = NIOLockedValueBox<Double?>(nil)
+        // A followed composition tells its recorded and composed positions instead of a percent.
+        let position = NIOLockedValueBox<FollowPosition?>(nil)
         let child: ChildProcess
         do {
             child = try ChildProcess(arguments: arguments) { line in
                 if let line = ComposeChild.ProgressLine(parsing: line) { progress.withLockedValue { $0 = kind.overall(line.percent) } }
+                if let line = ComposeChild.FollowLine(parsing: line) {
+                    position.withLockedValue { $0 = FollowPosition(recordedSeconds: line.recordedSeconds, composedSeconds: line.composedSeconds) }
+                }
                 onLine(line)
             }
         } catch {
@@ -107,7 +112,7 @@ struct AttemptRun {
             return .failed
         }
 
-        if let stop = await supervise(child, progress: progress, abort: abort) {
+        if let stop = await supervise(child, progress: progress, position: position, abort: abort) {
             _ = await child.stop(grace: Self.stopGrace)
             _ = try? await AttemptOutput.onFileThread(leftovers)
             switch stop {
@@ -149,29 +154,34 @@ struct AttemptRun {
     /// How long a stopped child has between SIGTERM and SIGKILL; compose needs under a second.
     static let stopGrace: Duration = .seconds(3)
 
-    /// Waits for the child, renewing the lease every heartbeat, storing progress when it moves, and
-    /// looking at the job in between for a cancel; returns why the child must be stopped, if it must.
-    private func supervise(_ child: ChildProcess, progress: NIOLockedValueBox<Double?>, abort: @Sendable () -> String?) async -> Stop? {
+    /// Waits for the child, renewing the lease every heartbeat, storing progress (and a followed
+    /// composition's positions) when it moves, and looking at the job in between for a cancel; returns
+    /// why the child must be stopped, if it must.
+    private func supervise(_ child: ChildProcess, progress: NIOLockedValueBox<Double?>, position: NIOLockedValueBox<FollowPosition?>,
+                           abort: @Sendable () -> String?) async -> Stop? {
         let heartbeat = Duration.seconds(configuration.heartbeatSeconds)
         var nextHeartbeat = ContinuousClock.now + heartbeat
         var nextProgress = ContinuousClock.now
         var nextLook = ContinuousClock.now + Self.watchInterval
         var stored: Double?
+        var storedPosition: FollowPosition?
         while child.exit == nil {
             if Task.isCancelled || worker.graceIsOver { return .shuttingDown }
             if let why = abort() { return .failed(why) }
             try? await Task.sleep(for: .milliseconds(50))
             let now = ContinuousClock.now
             let percent = progress.withLockedValue { $0 }
-            if now >= nextHeartbeat || (percent != stored && now >= nextProgress) {
+            let told = position.withLockedValue { $0 }
+            if now >= nextHeartbeat || ((percent != stored || told != storedPosition) && now >= nextProgress) {
                 nextHeartbeat = now + heartbeat
                 nextProgress = now + Self.progressInterval
                 nextLook = now + Self.watchInterval
                 do {
                     let action = try await withDeadline(configuration.heartbeatSeconds) { [queue, lease, configuration] in
-                        try await queue.heartbeat(lease, leaseSeconds: configuration.leaseSeconds, progress: percent)
+                        try await queue.heartbeat(lease, leaseSeconds: configuration.leaseSeconds, progress: percent, followPosition: told)
                     }
                     stored = percent
+                    storedPosition = told
                     switch action {
                     case .keepRunning: continue
                     case .cancel: return .cancelled

@@ -1172,7 +1172,17 @@ public enum OpenAPIDocument {
           },
           "secondsLeft": {
             "type": "number",
-            "description": "While composing: the rest at the attempt's average rate up to when progress last moved; counts down (never below 0) while progress stands still, and rises only if progress moved more slowly than before."
+            "description": "While composing: the rest at the attempt's average rate up to when progress last moved; counts down (never below 0) while progress stands still, and rises only if progress moved more slowly than before. Never for a followed composition (options.follow): its end is the session's, unknown until it comes."
+          },
+          "recordedSeconds": {
+            "type": "number",
+            "minimum": 0,
+            "description": "A followed composition (options.follow) while composing, once its attempt has told it: the seconds of the session recorded so far (the capture's recording.completeToMs). Its progress stays 0 until the session has ended."
+          },
+          "composedSeconds": {
+            "type": "number",
+            "minimum": 0,
+            "description": "A followed composition (options.follow) while composing, once its attempt has told it: the seconds of the session composed so far (the end of the chunks made), at most recordedSeconds; recordedSeconds less this is the lag."
           },
           "cancelRequested": {
             "type": "boolean"
