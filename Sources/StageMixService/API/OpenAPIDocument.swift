@@ -963,7 +963,7 @@ public enum OpenAPIDocument {
           },
           "follow": {
             "type": "boolean",
-            "description": "Compose a capture still being recorded (a session.json with recording.completeToMs): the job is taken at once, holds a worker for the session, composes each chunk as it is recorded and publishes soon after session.ended; with chunkSeconds, the chunk length (docs/follow.md). Not with edits, nor a capture or output in a bucket."
+            "description": "Compose a capture still being recorded (a session.json with recording.completeToMs): the job is taken at once, holds a worker for the session, composes each chunk as it is recorded and publishes soon after session.ended; with chunkSeconds, the chunk length (docs/follow.md). Not with edits, nor a capture in a bucket (the output may be in one)."
           },
           "loudness": {
             "oneOf": [
