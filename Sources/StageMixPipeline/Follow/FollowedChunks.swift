@@ -94,6 +94,8 @@ public struct FollowedChunks {
             }
             log.versions += 1
             log.lastCompleteToMs = completeToMs
+            // The lag as it stands before the chunks this version makes ready are composed: the largest it gets.
+            log.maxLagMs = max(log.maxLagMs, completeToMs - log.composedMs)
             // Every sample below completeToMs is written: the speaker pass hears on to there (whole hops).
             let heard = max(0, completeToMs - Self.marginMs) / SpeakerLevels.hopMs * SpeakerLevels.hopMs
             let listening = self.listening
@@ -114,7 +116,6 @@ public struct FollowedChunks {
                 try encoded(job, plan, known)
                 log.ranges[index] = frames
                 log.composedMs = MediaTime.ms(atFrame: frames.upperBound, fps: plan.fps)
-                log.maxLagMs = max(log.maxLagMs, completeToMs - log.composedMs)
                 report(completeToMs, log.composedMs)
             }
             report(completeToMs, log.composedMs)
