@@ -12,6 +12,7 @@
 #include <libavutil/pixdesc.h>
 #include <libavutil/display.h>
 #include <libavutil/time.h>
+#include <libavutil/avstring.h>
 #include <stdarg.h>
 
 /* Swift cannot import FFERRTAG/AVERROR function-like macros. */
@@ -73,4 +74,61 @@ static void cff_watching_log(void *avcl, int level, const char *fmt, va_list vl)
 static inline void cff_install_watching_log(void) { av_log_set_callback(cff_watching_log); }
 static inline int64_t cff_watch_errors(const CFFMediaWatch *w) { return __atomic_load_n(&w->errors, __ATOMIC_RELAXED); }
 static inline int cff_AVERROR_EXIT(void) { return AVERROR_EXIT; }
+
+/* What an output context's files met. libavformat's HLS muxer ignores a segment whose write or close
+ * failed (a full disk), so the muxer's context and the contexts it makes (which copy its opaque and io
+ * callbacks) open and close every file through these, and the first failure is kept, with the file's
+ * path, for the muxer to throw at its next packet. Starts with a CFFMediaWatch: the log callback
+ * counts errors through any format context's opaque. */
+#define CFF_OUTPUT_OPEN_FILES 8
+#define CFF_OUTPUT_PATH 4096
+typedef struct CFFOutputWatch {
+    CFFMediaWatch media;
+    /* libavformat's own callbacks, those these wrap */
+    int (*io_open)(struct AVFormatContext *, AVIOContext **, const char *, int, AVDictionary **);
+    int (*io_close2)(struct AVFormatContext *, AVIOContext *);
+    int error;                                    /* the first AVERROR a write, open or close met; 0: none */
+    char path[CFF_OUTPUT_PATH];                   /* the file it was writing */
+    AVIOContext *open[CFF_OUTPUT_OPEN_FILES];     /* files open for writing now, and their paths */
+    char openPath[CFF_OUTPUT_OPEN_FILES][CFF_OUTPUT_PATH];
+} CFFOutputWatch;
+
+static inline void cff_output_failed(CFFOutputWatch *w, int error, const char *path) {
+    if (!w || w->error < 0) return;
+    w->error = error;
+    av_strlcpy(w->path, path ? path : "", CFF_OUTPUT_PATH);
+}
+
+static int cff_output_open(struct AVFormatContext *s, AVIOContext **pb, const char *url, int flags, AVDictionary **options) {
+    CFFOutputWatch *w = s->opaque;
+    /* A nested context copies its parent's opaque with the callbacks; without one, what libavformat does. */
+    int ret = w ? w->io_open(s, pb, url, flags, options) : avio_open2(pb, url, flags, &s->interrupt_callback, options);
+    if (!w || !(flags & AVIO_FLAG_WRITE)) return ret;
+    if (ret < 0) { cff_output_failed(w, ret, url); return ret; }
+    for (int i = 0; i < CFF_OUTPUT_OPEN_FILES; i++) {
+        if (!w->open[i]) { w->open[i] = *pb; av_strlcpy(w->openPath[i], url, CFF_OUTPUT_PATH); break; }
+    }
+    return ret;
+}
+
+static int cff_output_close(struct AVFormatContext *s, AVIOContext *pb) {
+    CFFOutputWatch *w = s->opaque;
+    int slot = -1, written = 0;
+    if (w) for (int i = 0; i < CFF_OUTPUT_OPEN_FILES; i++) if (w->open[i] == pb) { slot = i; break; }
+    if (pb && pb->write_flag) { avio_flush(pb); written = pb->error; }
+    int ret = w ? w->io_close2(s, pb) : avio_close(pb);
+    if (written < 0) ret = written;
+    if (w && ret < 0) cff_output_failed(w, ret, slot >= 0 ? w->openPath[slot] : "");
+    if (slot >= 0) w->open[slot] = NULL;
+    return ret;
+}
+
+/* Before the header: every file the context (and its nested contexts) writes goes through the watch. */
+static inline void cff_output_watch(AVFormatContext *s, CFFOutputWatch *w) {
+    w->io_open = s->io_open;
+    w->io_close2 = s->io_close2;
+    s->opaque = w;
+    s->io_open = cff_output_open;
+    s->io_close2 = cff_output_close;
+}
 #endif

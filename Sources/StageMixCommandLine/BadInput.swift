@@ -1,8 +1,8 @@
 public import ArgumentParser
 import Foundation
 public import StageMixOptions
+public import StageMixStorage
 import StageMixCapture
-import StageMixStorage
 import StageMixPublishing
 
 extension ExitCode {
@@ -11,6 +11,14 @@ extension ExitCode {
     public static let badInput = ExitCode(ComposeChild.ExitStatus.badInput)
     public static let internalFailure = ExitCode(ComposeChild.ExitStatus.internalFailure)
     public static let temporaryFailure = ExitCode(ComposeChild.ExitStatus.temporaryFailure)
+    public static let noRoom = ExitCode(ComposeChild.ExitStatus.noRoom)
+    public static let noSpaceLeft = ExitCode(ComposeChild.ExitStatus.noSpaceLeft)
+}
+
+/// The full disk behind `error`, however it was wrapped on the way.
+public func noSpaceLeft(in error: any Error) -> NoSpaceLeft? {
+    if let bad = error as? BadInput { return noSpaceLeft(in: bad.underlying) }
+    return NoSpaceLeft(error)
 }
 
 /// Runs a command body, mapping errors to the two exit codes with a message on stderr.
@@ -33,35 +41,44 @@ public func runReportingErrors(_ body: () async throws -> Void) async throws {
 
 /// Prints `error` and returns the exit code it maps to.
 private func reported(_ error: any Error) -> ExitCode {
+    if let short = error as? NotEnoughSpace {
+        try? FileHandle.standardError.write(contentsOf: Data("stagemix: \(short)\n".utf8))
+        return .noRoom
+    }
+    if let full = noSpaceLeft(in: error) {
+        // Not the input's fault nor ours: the machine's, and the same command succeeds once there is room.
+        try? FileHandle.standardError.write(contentsOf: Data("stagemix: \(full)\n".utf8))
+        return .noSpaceLeft
+    }
     if let storage = storageFailure(error) {
         // The store's own words, naming the URL: wrong keys, a missing bucket or key, access denied
         // are the input's fault (65); a store that stayed unreachable or failing is temporary (75).
-        FileHandle.standardError.write(Data("stagemix: \(storage.isTransient ? "object storage unavailable: " : "")\(storage)\n".utf8))
+        try? FileHandle.standardError.write(contentsOf: Data("stagemix: \(storage.isTransient ? "object storage unavailable: " : "")\(storage)\n".utf8))
         return storage.isTransient ? .temporaryFailure : .badInput
     }
     if let configuration = storageConfigurationFailure(error) {
         // This machine's storage set-up (a misspelt AWS_PROFILE, a missing file): said as it is, as
         // the environment's fault rather than the input's, with the status README gives it.
-        FileHandle.standardError.write(Data("stagemix: \(configuration)\n".utf8))
+        try? FileHandle.standardError.write(contentsOf: Data("stagemix: \(configuration)\n".utf8))
         return .badInput
     }
     switch error {
     case let exit as ExitCode:
         return exit
     case let option as OptionError:
-        FileHandle.standardError.write(Data("stagemix: \(option)\n".utf8))
+        try? FileHandle.standardError.write(contentsOf: Data("stagemix: \(option)\n".utf8))
         return .usageError
     case let bad as BadInput where bad.underlying is OutputRefusal:
         return reported(bad.underlying)
     case let bad as BadInput:
-        FileHandle.standardError.write(Data("stagemix: \(bad)\n".utf8))
+        try? FileHandle.standardError.write(contentsOf: Data("stagemix: \(bad)\n".utf8))
         return .badInput
     case let refusal as OutputRefusal:
-        FileHandle.standardError.write(Data("stagemix: \(refusal)\n".utf8))
+        try? FileHandle.standardError.write(contentsOf: Data("stagemix: \(refusal)\n".utf8))
         // Another run writing the destination: the same command succeeds once it is done.
         return refusal.isTemporary ? .temporaryFailure : .badInput
     default:
-        FileHandle.standardError.write(Data("stagemix: internal error: \(error)\n".utf8))
+        try? FileHandle.standardError.write(contentsOf: Data("stagemix: internal error: \(error)\n".utf8))
         return .internalFailure
     }
 }

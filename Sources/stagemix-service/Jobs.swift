@@ -33,7 +33,7 @@ extension StageMix {
                     return (job, try await queue.chunks(of: job.id))
                 }
                 guard let (job, chunkJobs) = found else {
-                    FileHandle.standardError.write(Data("no job \(id)\n".utf8))
+                    try? FileHandle.standardError.write(contentsOf: Data("no job \(id)\n".utf8))
                     throw ExitCode.failure
                 }
                 print(JobReport.detail(job))
@@ -76,7 +76,7 @@ extension StageMix {
                 switch action {
                 case .requeued: print("queued \(id) again")
                 case .notRetryable:
-                    FileHandle.standardError.write(Data("\(id) is queued, running or succeeded: nothing to retry\n".utf8))
+                    try? FileHandle.standardError.write(contentsOf: Data("\(id) is queued, running or succeeded: nothing to retry\n".utf8))
                     throw ExitCode.failure
                 }
             }

@@ -119,10 +119,10 @@ extension StageMix {
             do {
                 try await StageMixServer.run(configuration)
             } catch let error as ServiceSetupError {
-                FileHandle.standardError.write(Data("stagemix serve: \(error)\n".utf8))
+                try? FileHandle.standardError.write(contentsOf: Data("stagemix serve: \(error)\n".utf8))
                 throw ExitCode.usageError
             } catch let error as QueueError {
-                FileHandle.standardError.write(Data("stagemix serve: \(error)\n".utf8))
+                try? FileHandle.standardError.write(contentsOf: Data("stagemix serve: \(error)\n".utf8))
                 throw ExitCode.internalFailure
             }
         }

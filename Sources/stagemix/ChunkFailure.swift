@@ -1,3 +1,5 @@
+import StageMixOptions
+
 /// A chunk's process that did not succeed: its exit status (a stop signal's, or compose's own
 /// codes) and what it said.
 struct ChunkFailure: Error, CustomStringConvertible {
@@ -5,6 +7,13 @@ struct ChunkFailure: Error, CustomStringConvertible {
     var status: Int32
     var signalled: Bool
     var message: String
+
+    /// The line compose prints for it: a full disk in the chunk's own words, which begin as compose's own
+    /// do and name the file (a worker's job keeps them as its last error); anything else as the chunk's failure.
+    var line: String {
+        let fullDisk = [ComposeChild.ExitStatus.noSpaceLeft, .noRoom].map(\.rawValue).contains(status)
+        return fullDisk && !signalled && message.hasPrefix("stagemix: ") ? message : "stagemix: \(self)"
+    }
 
     var description: String {
         "chunk \(job) \(signalled ? "killed by signal \(status)" : "exited \(status)")\(message.isEmpty ? "" : ": \(message)")"

@@ -12,14 +12,14 @@ struct ChunkProcess: ChunkRunner {
         let process = Process()
         process.executableURL = executable
         process.arguments = ["compose-chunk", job.path]
-        // Its messages go beside its job, in the staging folder, and into the error if it fails.
-        let log = job.deletingPathExtension().appendingPathExtension("log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let logHandle = try FileHandle(forWritingTo: log)
-        defer { try? logHandle.close() }
-        process.standardError = logHandle
+        // Its messages go into the error if it fails: through a pipe, not a file a full disk would keep empty.
+        let messages = ChildMessages()
+        process.standardError = messages.pipe
         process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        do { try process.run() } catch {
+            _ = messages.text()
+            throw error
+        }
         var stopped = false
         while process.isRunning {
             if !stopped, shouldStop() {
@@ -29,8 +29,8 @@ struct ChunkProcess: ChunkRunner {
             Thread.sleep(forTimeInterval: 0.05)
         }
         process.waitUntilExit()
+        let said = messages.text()
         guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-            let said = (try? String(contentsOf: log, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
             throw ChunkFailure(job: job.lastPathComponent, status: process.terminationStatus,
                                signalled: process.terminationReason == .uncaughtSignal, message: said)
         }

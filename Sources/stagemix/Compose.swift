@@ -20,6 +20,8 @@ extension StageMix {
             discussion: """
                 Exit codes: 0 done, 64 usage error (an option's value), 65 bad input (capture, layout, tables, \
                 an --out StageMix will not replace, storage credentials or a bucket refused), 70 internal failure, \
+                73 not enough free space for the output (checked before any decoding; --no-space-check skips it), \
+                74 no space left on device while writing (the run stopped and removed what it wrote), \
                 75 object storage unreachable or failing after the retries, 130/143 stopped by SIGINT/SIGTERM.
                 """)
 
@@ -29,6 +31,9 @@ extension StageMix {
         @OptionGroup var target: ComposeTarget
 
         @OptionGroup var chunks: ChunkOptions
+
+        @Flag(help: "Compose even when the output's file system seems to have too little free space for it (by default compose estimates what it will write and refuses with exit 73, before decoding anything; docs/limits.md).")
+        var noSpaceCheck = false
 
         @Flag(help: "Compose a capture while it is recorded (a capture in progress): each chunk as soon as it is recorded, the output published whole when the session ends (docs/follow.md).")
         var follow = false
@@ -79,6 +84,17 @@ extension StageMix {
             }
         }
 
+        /// Refuses (exit 73) an output whose file system clearly has too little room for what this run will
+        /// write, unless `--no-space-check`: measured where the staging goes (beside a folder `--out`, in
+        /// the temporary folder for a bucket's).
+        static func checkSpace(capture: Capture, layout: Layout, options: ComposeOptions, out: String) throws {
+            let estimate = OutputSpaceEstimate(settings: ComposeSettings(options), canvas: layout.canvas, fps: layout.fps,
+                                               seconds: Double(capture.durationMs) / 1000, chunked: options.chunkSeconds != nil)
+            let local = !out.contains("://")
+            try estimate.check(at: local ? out : FileManager.default.temporaryDirectory.path,
+                               what: local ? "the output" : "the output's staging before upload")
+        }
+
         func run() async throws {
             let signals = StopSignals()
             try await runReportingErrors {
@@ -97,6 +113,10 @@ extension StageMix {
                 }
                 let options = target.options(plan: plan, encode: encode, chunks: chunks)
                 let captureDirectory = plan.capture
+                let out = target.out, checking = !noSpaceCheck
+                let space: @Sendable (Capture, Layout, ComposeOptions) throws -> Void = { capture, layout, options in
+                    if checking { try Self.checkSpace(capture: capture, layout: layout, options: options, out: out) }
+                }
                 // A speaker layout decodes every microphone while planning: C work, on a thread of its own, stoppable.
                 let planned: (Capture, Layout, PlanDocument)
                 let work = chunkWork.map { URL(fileURLWithPath: $0) }
@@ -109,7 +129,9 @@ extension StageMix {
                     planned = try await onOwnThread(named: "stagemix-plan") {
                         switch phase {
                         case nil:
-                            return try CompositionInput.plan(capture: CaptureSources.source(at: captureDirectory), options: options, speakers: SpeakerAnalysis.planningPass(shouldStop: { signals.stopRequested }))
+                            return try CompositionInput.plan(capture: CaptureSources.source(at: captureDirectory), options: options,
+                                                             speakers: SpeakerAnalysis.planningPass(shouldStop: { signals.stopRequested }),
+                                                             beforeMedia: { capture, layout in try space(capture, layout, options) })
                         case .plan?:
                             return try QueuePhase.plan(capture: captureDirectory, options: options, work: work!, shouldStop: { signals.stopRequested || orphaned() })
                         case .join?:
@@ -121,9 +143,11 @@ extension StageMix {
                 }
                 // The plan phase ends with the plan: the chunks are the queue's to share out.
                 if chunkPhase == .plan { return }
-                let (capture, _, doc) = planned
+                let (capture, layout, doc) = planned
+                // The join of a queued composition writes the output: it checks as a whole run does.
+                if chunkPhase == .join { try space(capture, layout, options) }
                 try capture.checkStorage()
-                for warning in doc.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
+                for warning in doc.warnings { try? FileHandle.standardError.write(contentsOf: Data("warning: \(warning)\n".utf8)) }
                 let chunking = options.chunkSeconds.map {
                     Chunking(seconds: $0, jobs: options.jobs ?? ProcessInfo.processInfo.activeProcessorCount, options: options,
                              runner: ChunkProcess(), encodedIn: chunkPhase == .join ? work : nil)
@@ -142,13 +166,13 @@ extension StageMix {
                     }
                 } catch {
                     if let status = signals.exitStatus {
-                        FileHandle.standardError.write(Data("stagemix: stopped; \(destination) is as it was\n".utf8))
+                        try? FileHandle.standardError.write(contentsOf: Data("stagemix: stopped; \(destination) is as it was\n".utf8))
                         throw ExitCode(status)
                     }
                     if error is OutputRefusal { throw BadInput(error) }
                     if let chunk = error as? ChunkFailure, !chunk.signalled, chunk.status != 0 {
                         // The chunk said what went wrong, and its exit status says whose fault it was.
-                        FileHandle.standardError.write(Data("stagemix: \(chunk)\n".utf8))
+                        try? FileHandle.standardError.write(contentsOf: Data("\(chunk.line)\n".utf8))
                         throw ExitCode(chunk.status)
                     }
                     throw error
@@ -157,18 +181,18 @@ extension StageMix {
                     let line = String(format: "note: %@ showed its %@ layer for %@ from %.2f to %.2f s (no picture in the planned layer there)\n",
                                       standIn.trackId, standIn.shown.rawValue, standIn.planned.rawValue,
                                       Double(standIn.fromMs) / 1000, Double(standIn.toMs) / 1000)
-                    FileHandle.standardError.write(Data(line.utf8))
+                    try? FileHandle.standardError.write(contentsOf: Data(line.utf8))
                 }
                 for warning in report.warnings.dropFirst(doc.warnings.count) {
-                    FileHandle.standardError.write(Data("warning: \(warning)\n".utf8))
+                    try? FileHandle.standardError.write(contentsOf: Data("warning: \(warning)\n".utf8))
                 }
-                for line in report.lostMediaLines() { FileHandle.standardError.write(Data("warning: \(line)\n".utf8)) }
-                for line in report.lossSummary() { FileHandle.standardError.write(Data("warning: \(line)\n".utf8)) }
+                for line in report.lostMediaLines() { try? FileHandle.standardError.write(contentsOf: Data("warning: \(line)\n".utf8)) }
+                for line in report.lossSummary() { try? FileHandle.standardError.write(contentsOf: Data("warning: \(line)\n".utf8)) }
                 let summary = String(format: "composed %@: %.1f s in %.1f s (%.1fx) -> %@/%@\n",
                                      report.sessionId, report.durationSeconds, report.composeSeconds,
                                      report.durationSeconds / max(report.composeSeconds, 0.001), destination.description,
                                      OutputFiles.hlsPlaylist)
-                FileHandle.standardError.write(Data(summary.utf8))
+                try? FileHandle.standardError.write(contentsOf: Data(summary.utf8))
             }
         }
     }

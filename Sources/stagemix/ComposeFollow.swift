@@ -68,15 +68,15 @@ struct ComposeFollow {
                 display.showFollowing(recordedMs: recorded, composedMs: composed)
             }, shouldStop: { signals.stopRequested || worker?.isGone == true })
         } catch let timeout as FollowTimeout {
-            FileHandle.standardError.write(Data("\nstagemix: \(timeout)\n".utf8))
+            try? FileHandle.standardError.write(contentsOf: Data("\nstagemix: \(timeout)\n".utf8))
             throw ExitCode(75)
         } catch let chunk as ChunkFailure where !chunk.signalled && chunk.status != 0 {
             if let status = signals.exitStatus { throw ExitCode(status) }
-            FileHandle.standardError.write(Data("\nstagemix: \(chunk)\n".utf8))
+            try? FileHandle.standardError.write(contentsOf: Data("\n\(chunk.line)\n".utf8))
             throw ExitCode(chunk.status)
         } catch {
             if let status = signals.exitStatus {
-                FileHandle.standardError.write(Data("\nstagemix: stopped; \(destination) is as it was\n".utf8))
+                try? FileHandle.standardError.write(contentsOf: Data("\nstagemix: stopped; \(destination) is as it was\n".utf8))
                 throw ExitCode(status)
             }
             if error is CancellationError { throw ExitCode(.interrupted) }
@@ -90,6 +90,6 @@ struct ComposeFollow {
                              outcome.takenOver > 0 ? ", \(outcome.takenOver) of them taken over from an earlier attempt" : "",
                              outcome.restarted ? "; the layout looks at the whole session, so the join started over at its end" : "",
                              Date().timeIntervalSince(outcome.sessionEnded), destination.description)
-        FileHandle.standardError.write(Data(summary.utf8))
+        try? FileHandle.standardError.write(contentsOf: Data(summary.utf8))
     }
 }

@@ -30,7 +30,7 @@ struct ImportTarget: ParsableArguments {
 
     /// Writes `imported` as a capture at `--out`, staged and published whole, and prints its warnings.
     func write(_ imported: ImportedCapture) throws {
-        for warning in imported.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
+        for warning in imported.warnings { try? FileHandle.standardError.write(contentsOf: Data("warning: \(warning)\n".utf8)) }
         try publish { _ in imported }
     }
 
@@ -38,7 +38,7 @@ struct ImportTarget: ParsableArguments {
     /// into the staging folder and returns the capture they make; its warnings are printed after.
     func write(making build: (URL) throws -> ImportedCapture) throws {
         let imported = try publish(build)
-        for warning in imported.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
+        for warning in imported.warnings { try? FileHandle.standardError.write(contentsOf: Data("warning: \(warning)\n".utf8)) }
     }
 
     @discardableResult

@@ -66,27 +66,27 @@ extension StageMix.Import {
             try? FileManager.default.createDirectory(at: folder.deletingLastPathComponent(), withIntermediateDirectories: true)
             guard mkdir(folder.path, 0o755) == 0 else {
                 let reason = errno == EEXIST ? "it already exists; give a new folder" : String(cString: strerror(errno))
-                FileHandle.standardError.write(Data("stagemix import janus: cannot make --out \(target.out): \(reason)\n".utf8))
+                try? FileHandle.standardError.write(contentsOf: Data("stagemix import janus: cannot make --out \(target.out): \(reason)\n".utf8))
                 throw ExitCode(73)
             }
             let signals = StopSignals()
             let summary: JanusFollow.Summary
             do {
                 summary = try JanusFollow(janus, into: folder, timeoutSeconds: followTimeout).run(shouldStop: { signals.stopRequested }) { completeToMs in
-                    FileHandle.standardError.write(Data(String(format: "\rrecorded %.1f s", Double(completeToMs) / 1000).utf8))
+                    try? FileHandle.standardError.write(contentsOf: Data(String(format: "\rrecorded %.1f s", Double(completeToMs) / 1000).utf8))
                 }
             } catch let stalled as JanusFollow.Stalled {
-                FileHandle.standardError.write(Data("\nstagemix import janus: \(stalled)\n".utf8))
+                try? FileHandle.standardError.write(contentsOf: Data("\nstagemix import janus: \(stalled)\n".utf8))
                 throw ExitCode(75)
             } catch let error as ImportError {
                 throw BadInput(error)
             }
-            FileHandle.standardError.write(Data("\n".utf8))
+            try? FileHandle.standardError.write(contentsOf: Data("\n".utf8))
             if signals.stopRequested {
-                FileHandle.standardError.write(Data("stopped: \(target.out) stays a capture in progress\n".utf8))
+                try? FileHandle.standardError.write(contentsOf: Data("stopped: \(target.out) stays a capture in progress\n".utf8))
                 throw ExitCode(signals.exitStatus ?? .interrupted)
             }
-            for warning in summary.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
+            for warning in summary.warnings { try? FileHandle.standardError.write(contentsOf: Data("warning: \(warning)\n".utf8)) }
             print("imported janus room to \(target.out) while recorded: \(summary.tracks) tracks from \(summary.recordings) recordings, "
                   + "\(summary.versions) versions of session.json, \(String(format: "%.1f", Double(summary.endMs) / 1000)) s")
         }

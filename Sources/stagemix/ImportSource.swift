@@ -19,8 +19,8 @@ struct ImportSource {
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
         let downloaded = try PrefixDownload(client: client, prefix: prefix).download(into: scratch)
-        for skipped in downloaded.skipped { FileHandle.standardError.write(Data("warning: \(skipped)\n".utf8)) }
-        FileHandle.standardError.write(Data("read \(downloaded.files) objects (\(downloaded.bytes / 1_000_000) MB) from \(prefix)\n".utf8))
+        for skipped in downloaded.skipped { try? FileHandle.standardError.write(contentsOf: Data("warning: \(skipped)\n".utf8)) }
+        try? FileHandle.standardError.write(contentsOf: Data("read \(downloaded.files) objects (\(downloaded.bytes / 1_000_000) MB) from \(prefix)\n".utf8))
         return try body(scratch)
     }
 }

@@ -39,8 +39,7 @@ extension StageMix {
                     }
                 }
                 if json {
-                    FileHandle.standardOutput.write(try PlanDocument.encode(doc))
-                    FileHandle.standardOutput.write(Data("\n".utf8))
+                    try writeStandardOutput(PlanDocument.encode(doc) + Data("\n".utf8))
                 } else {
                     print(PlanTextReport.render(doc, trackNames: TrackDisplayNames(capture: capture)), terminator: "")
                 }

@@ -43,7 +43,7 @@ extension StageMix {
                 if json {
                     let encoder = JSONEncoder()
                     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                    FileHandle.standardOutput.write(try encoder.encode(report) + Data("\n".utf8))
+                    try writeStandardOutput(encoder.encode(report) + Data("\n".utf8))
                 } else {
                     print(ProbeTextReport.render(report), terminator: "")
                 }

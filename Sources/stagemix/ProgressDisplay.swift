@@ -13,10 +13,10 @@ struct ProgressDisplay {
             let filled = Int(p.percent / 100 * Double(width))
             let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
             let line = String(format: "\r[%@] %5.1f%%  %.1fx  %@ left ", bar, p.percent, p.speed, Self.clock(p.etaSeconds))
-            FileHandle.standardError.write(Data(line.utf8))
+            try? FileHandle.standardError.write(contentsOf: Data(line.utf8))
         } else {
             let line = ComposeChild.ProgressLine(percent: p.percent, speed: p.speed, etaSeconds: p.etaSeconds)
-            FileHandle.standardOutput.write(Data((line.text + "\n").utf8))
+            try? FileHandle.standardOutput.write(contentsOf: Data((line.text + "\n").utf8))
         }
     }
 
@@ -25,14 +25,14 @@ struct ProgressDisplay {
         let line = ComposeChild.FollowLine(recordedMs: recordedMs, composedMs: composedMs)
         if isTerminal {
             let text = String(format: "\rrecorded %.1f s, composed %.1f s ", line.recordedSeconds, line.composedSeconds)
-            FileHandle.standardError.write(Data(text.utf8))
+            try? FileHandle.standardError.write(contentsOf: Data(text.utf8))
         } else {
-            FileHandle.standardOutput.write(Data((line.text + "\n").utf8))
+            try? FileHandle.standardOutput.write(contentsOf: Data((line.text + "\n").utf8))
         }
     }
 
     func finish() {
-        if isTerminal { FileHandle.standardError.write(Data("\n".utf8)) }
+        if isTerminal { try? FileHandle.standardError.write(contentsOf: Data("\n".utf8)) }
     }
 
     static func clock(_ seconds: Double) -> String {

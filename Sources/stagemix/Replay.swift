@@ -47,17 +47,17 @@ extension StageMix {
                 try? FileManager.default.createDirectory(at: folder.deletingLastPathComponent(), withIntermediateDirectories: true)
                 guard mkdir(folder.path, 0o755) == 0 else {
                     let reason = errno == EEXIST ? "it already exists; give a new folder" : String(cString: strerror(errno))
-                    FileHandle.standardError.write(Data("stagemix replay: cannot make --out \(out): \(reason)\n".utf8))
+                    try? FileHandle.standardError.write(contentsOf: Data("stagemix replay: cannot make --out \(out): \(reason)\n".utf8))
                     throw ExitCode(73)
                 }
                 let signals = StopSignals()
                 let replay = CaptureReplay(capture: finished, into: folder, speed: speed, tickSeconds: tick)
                 let summary = try replay.run(shouldStop: { signals.stopRequested }) { completeToMs in
-                    FileHandle.standardError.write(Data(String(format: "\rrecorded %.1f s", Double(completeToMs) / 1000).utf8))
+                    try? FileHandle.standardError.write(contentsOf: Data(String(format: "\rrecorded %.1f s", Double(completeToMs) / 1000).utf8))
                 }
-                FileHandle.standardError.write(Data("\n".utf8))
+                try? FileHandle.standardError.write(contentsOf: Data("\n".utf8))
                 if signals.stopRequested {
-                    FileHandle.standardError.write(Data("stopped: \(out) stays a capture in progress\n".utf8))
+                    try? FileHandle.standardError.write(contentsOf: Data("stopped: \(out) stays a capture in progress\n".utf8))
                     throw ExitCode(signals.exitStatus ?? .interrupted)
                 }
                 print("replayed \(finished.sessionId) to \(out): \(summary.files) files, \(summary.packets) packets, "

@@ -25,13 +25,13 @@ enum ServiceCommands {
                 Build it with: swift build\(path.contains("/release/") ? " -c release" : "") --product \(executableName)
 
                 """
-            FileHandle.standardError.write(Data(message.utf8))
+            try? FileHandle.standardError.write(contentsOf: Data(message.utf8))
             exit(ComposeChild.ExitStatus.internalFailure.rawValue)
         }
         var cArguments: [UnsafeMutablePointer<CChar>?] = ([path] + arguments.dropFirst()).map { strdup($0) }
         cArguments.append(nil)
         execv(path, &cArguments)
-        FileHandle.standardError.write(Data("stagemix: cannot run \(path): \(String(cString: strerror(errno)))\n".utf8))
+        try? FileHandle.standardError.write(contentsOf: Data("stagemix: cannot run \(path): \(String(cString: strerror(errno)))\n".utf8))
         exit(ComposeChild.ExitStatus.internalFailure.rawValue)
     }
 

@@ -40,7 +40,7 @@ final class StopSignals: @unchecked Sendable {
         guard first else { return }
         DispatchQueue.global().asyncAfter(deadline: .now() + Self.patience) {
             StagingRegistry.shared.removeAll()
-            FileHandle.standardError.write(Data("stagemix: stopped by signal \(signo)\n".utf8))
+            try? FileHandle.standardError.write(contentsOf: Data("stagemix: stopped by signal \(signo)\n".utf8))
             _exit(ComposeChild.ExitStatus.stopped(bySignal: signo).rawValue)
         }
     }

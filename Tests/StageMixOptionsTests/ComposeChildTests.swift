@@ -37,15 +37,21 @@ struct ComposeChildTests {
     }
 
     @Test func exitStatusesAndWhatTheWorkerMakesOfThem() {
-        #expect([ComposeChild.ExitStatus.usageError, .badInput, .internalFailure, .interrupted, .terminated].map(\.rawValue)
-                == [64, 65, 70, 130, 143])
+        #expect([ComposeChild.ExitStatus.usageError, .badInput, .internalFailure, .noRoom, .noSpaceLeft, .interrupted, .terminated].map(\.rawValue)
+                == [64, 65, 70, 73, 74, 130, 143])
         #expect(ComposeChild.Failure(exitStatus: .success) == nil)
         #expect(ComposeChild.Failure(exitStatus: .usageError) == .usageError)
         #expect(ComposeChild.Failure(exitStatus: .badInput) == .badInput)
         for status in [ComposeChild.ExitStatus.internalFailure, .interrupted, .terminated, ComposeChild.ExitStatus(rawValue: 1)] {
             #expect(ComposeChild.Failure(exitStatus: status) == .composeFailed)
         }
-        #expect(ComposeChild.Failure.allCases.filter(\.isRetryable) == [.composeFailed])
+        #expect(ComposeChild.Failure(exitStatus: .noSpaceLeft) == .noSpaceLeft)
+        #expect(ComposeChild.Failure(exitStatus: .noRoom) == .notEnoughSpace)
+        #expect(ComposeChild.Failure.allCases.filter(\.isRetryable) == [.noSpaceLeft, .notEnoughSpace, .composeFailed])
+        #expect(ComposeChild.Failure.allCases.filter(\.isFullDisk) == [.noSpaceLeft, .notEnoughSpace])
+        // Compose's own line for a full disk is the job's error, and is known by its first words.
+        #expect(ComposeChild.Failure(error: "no space left on device: cannot write /srv/.o.stagemix-1/hls/segment_00002.ts") == .noSpaceLeft)
+        #expect(ComposeChild.Failure(error: "not enough space on device for the output: about 16 MB needed, 0.3 MB free in /srv") == .notEnoughSpace)
         #expect(ComposeChild.Failure(error: "bad input (exit status 65): no session.json") == .badInput)
         #expect(ComposeChild.Failure(error: "cannot start compose: ENOENT") == nil)
     }

@@ -98,6 +98,25 @@ struct JobLifecycleTests {
         #expect(job.state == .dead && job.lastError == "e3" && job.attempt == 3)
     }
 
+    @Test func aFullDiskBacksOffPastItsAttemptsAndIsNeverDead() {
+        var job = queued(maxAttempts: 2)
+        var delays: [Double] = []
+        let errors = ["no space left on device: cannot write /srv/out/.o.stagemix-1/hls/segment_00003.ts",
+                      "not enough space on device for the output: about 120 MB needed, 3.1 MB free in /srv/out (--no-space-check composes anyway)"]
+        for attempt in 1...6 {
+            guard case .start(let lease) = job.claim(worker: "w", now: job.runAfter, leaseSeconds: 30) else { Issue.record(); return }
+            let start = job.runAfter
+            let action = job.fail(lease, error: errors[attempt % 2], retryable: true, now: start, policy: policy, random: 0.5)
+            guard case .retry(let at) = action else { Issue.record("attempt \(attempt): \(action)"); return }
+            delays.append(at - start)
+        }
+        #expect(job.state == .failed && job.attempt == 6)
+        #expect(delays == [7.5, 15, 30, 60, 75, 75], "backing off to the cap, as any failure does")
+        // Any other failure once the attempts are spent ends it, as before.
+        guard case .start(let lease) = job.claim(worker: "w", now: job.runAfter, leaseSeconds: 30) else { Issue.record(); return }
+        #expect(job.fail(lease, error: "compose failed (exit 70): internal error", retryable: true, now: job.runAfter, policy: policy, random: 0) == .dead)
+    }
+
     @Test func backOffIsCapped() {
         #expect(policy.delay(afterAttempt: 20, random: 0) == 100)
         #expect(policy.delay(afterAttempt: 1, random: 0.999) > 5)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import StageMixQueue
 import StageMixQueueTestSupport
+import StageMixTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -339,6 +340,39 @@ struct WorkerProcessTests {
             let encode = metrics.split(separator: "\n").first { $0.hasPrefix(#"stagemix_compose_cpu_seconds_total{stage="encodeMux"}"#) }
             #expect((encode?.split(separator: " ").last).flatMap { Double($0) } ?? 0 > 0, "\(metrics)")
             #expect(try await fixture.workers.httpGet(port: metricsPort, path: "/").hasPrefix("HTTP/1.1 404"))
+        }
+    }
+
+    /// A full disk under the worker is the machine's fault: the job is left `failed` and retried with
+    /// back-off past its attempts (never dead), its last error compose's line naming the folder; once
+    /// there is room, the next attempt composes it, and nothing was left on the full disk meanwhile.
+    @Test(.enabled(if: SmallFileSystem.canMount, "mounting a small file system needs root"))
+    func aFullDiskIsRetriedNeverDeadAndComposedOnceThereIsRoom() async throws {
+        try await withFixture(.sqlite) { fixture in
+            let capture = "\(fixture.directory)/captures/panel"
+            try await run(try WorkerProcesses.binary, ["synth", "panel", "--out", capture, "--duration", "2", "--jobs", "1"])
+            let disk = try SmallFileSystem(bytes: 8 << 20)
+            defer { disk.unmount() }
+            let filler = try disk.fill(leaving: 100_000)
+            let before = disk.listing()
+            let out = disk.root.appendingPathComponent("out").path
+            let id = try await fixture.workers.cli(["enqueue", capture, "--out", out, "--resolution", "320x180", "--preset", "ultrafast",
+                                                    "--max-attempts", "1"])
+            _ = try fixture.workers.start(name: "full", realCompose: true)
+            try await eventually(60, "two attempts failed for want of space") {
+                let job = try await fixture.state(id)
+                return job.state == .failed && job.attempt >= 2
+            }
+            let failed = try await fixture.state(id)
+            #expect(failed.lastError?.hasPrefix("not enough space on device") == true, "\(failed.lastError ?? "")")
+            #expect(failed.lastError?.contains(disk.root.path) == true, "\(failed.lastError ?? "")")
+            #expect(disk.listing() == before, "nothing left on the full disk")
+            let listing = try await fixture.workers.cli(["jobs", "show", id])
+            #expect(listing.contains("not enough space on device"), "\(listing)")
+
+            try FileManager.default.removeItem(at: filler)
+            try await fixture.waitFor(id, .succeeded, seconds: 60)
+            #expect(FileManager.default.fileExists(atPath: "\(out)/hls/index.m3u8"))
         }
     }
 

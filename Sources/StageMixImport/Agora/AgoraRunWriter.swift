@@ -39,7 +39,7 @@ struct AgoraRunWriter {
                     try Self.remuxVideo(base.url, into: target, orientation: DisplayOrientation(quarterTurns: run.rotation / 90))
                     out[.video] = (file, .written)
                     if case .written = base.media, !kinds.contains(.audio) { try FileManager.default.removeItem(at: base.url) }
-                } catch let error as MediaError {
+                } catch let error as MediaError where error.noSpaceLeft == nil {
                     try? FileManager.default.removeItem(at: target)
                     warnings.append("\(first.reference): shown turned \(run.rotation)° by its playlist, but its video cannot be remuxed to say so (\(error)); shown as stored")
                 }

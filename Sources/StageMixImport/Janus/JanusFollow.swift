@@ -1,6 +1,7 @@
 public import Foundation
 import StageMixCapture
 import StageMixJSON
+import StageMixStorage
 
 /// `stagemix import janus DIR --events FILE --out CAPTURE --follow`: a VideoRoom room imported while
 /// Janus records it, as a capture in progress (the contract's "A capture in progress") that
@@ -104,6 +105,7 @@ public final class JanusFollow {
             do {
                 recordings[key] = try JanusFollowedRecording(url, recording: key, mediaFolder: media)
             } catch {
+                if let full = NoSpaceLeft(error) { throw full }
                 summary.warnings.append("\(key): \(error); left out")
             }
             grew = true

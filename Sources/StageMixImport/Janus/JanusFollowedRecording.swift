@@ -1,5 +1,6 @@
 import Foundation
 import StageMixCapture
+import StageMixStorage
 
 /// One `.mjr` of a followed room: read as Janus writes it (``MJRTail``), converted as it comes into a
 /// media file written live (``JanusRecordingConversion``), and finished once its publish has ended and
@@ -38,18 +39,19 @@ final class JanusFollowedRecording {
         guard !isDone else { return }
         try tail.read { record in
             guard leftOut == nil else { return }
-            if conversion == nil, let header = tail.header { start(header) }
+            if conversion == nil, let header = tail.header { try start(header) }
             guard let conversion else { return }
             newestArrivalUs = conversion.header.firstPacketUs + record.arrivalMs * 1000
             try conversion.take(record)
         }
         if tail.grew { lastGrowth = Date() }
         if let why = tail.damaged, tail.header == nil { leftOut = "\(recording): \(why); left out" }
-        if let header = tail.header, conversion == nil, leftOut == nil { start(header) }
+        if let header = tail.header, conversion == nil, leftOut == nil { try start(header) }
         try conversion?.flush()
     }
 
-    private func start(_ header: MJRHeader) {
+    /// Starts the media file; a full disk ends the import (thrown), anything else leaves the recording out.
+    private func start(_ header: MJRHeader) throws {
         guard header.kind != .data else {
             leftOut = "\(recording): a data channel recording; left out"
             return
@@ -58,6 +60,7 @@ final class JanusFollowedRecording {
             conversion = try JanusRecordingConversion(header: header, mjr: tail.file, into: mediaFolder,
                                                       baseName: JanusImport.baseName(URL(fileURLWithPath: recording)), live: true)
         } catch {
+            if let full = NoSpaceLeft(error) { throw full }
             leftOut = "\(recording): \(error); left out"
         }
     }

@@ -1,6 +1,7 @@
 public import Foundation
 import StageMixCapture
 import StageMixJSON
+import StageMixStorage
 
 /// `stagemix import janus DIR --events FILE`: a Janus VideoRoom room as a capture. Each `.mjr`
 /// recording under DIR is read natively (``JanusRecordingConverter``: no `janus-pp-rec`) into a media
@@ -41,6 +42,8 @@ public struct JanusImport: Sendable {
             do {
                 converted = try JanusRecordingConverter.convert(file, into: mediaFolder, baseName: Self.baseName(file))
             } catch {
+                // A full disk is the import's end, not one recording's.
+                if let full = NoSpaceLeft(error) { throw full }
                 warnings.append("\(relative(file)): \(error); left out")
                 continue
             }

@@ -1,5 +1,6 @@
 public import Foundation
 import StageMixMedia
+import StageMixStorage
 
 /// Turns one Janus recording (`.mjr`) into a media file a capture can reference: Opus into Matroska
 /// audio (`.mka`), VP8 and VP9 into WebM, H.264 into MPEG-TS (`.ts`). Packets are streamed through a
@@ -19,7 +20,7 @@ public enum JanusRecordingConverter {
             while let record = reader.next() { try conversion.take(record) }
             return try conversion.finish(stoppedEarly: reader.stoppedEarly)
         } catch {
-            throw JanusRecordingError(.ioFailed, file: mjr, "cannot write \(baseName): \(error)")
+            throw JanusRecordingError(.ioFailed, file: mjr, "cannot write \(baseName): \(error)", noSpaceLeft: NoSpaceLeft(error))
         }
     }
 

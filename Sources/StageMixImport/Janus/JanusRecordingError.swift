@@ -1,7 +1,8 @@
 public import Foundation
+public import StageMixStorage
 
 /// A Janus recording (`.mjr`) that cannot be converted: which file, why, and a code to match on.
-public struct JanusRecordingError: Error, Sendable, CustomStringConvertible {
+public struct JanusRecordingError: Error, Sendable, CustomStringConvertible, NoSpaceReporting {
     /// What kind of failure; compare against the static members.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         public let name: String
@@ -22,11 +23,15 @@ public struct JanusRecordingError: Error, Sendable, CustomStringConvertible {
     /// The `.mjr` file.
     public let file: URL
     public let message: String
+    /// The full disk the media file met, when that is why it could not be written: the import stops
+    /// there, rather than leave the recording out.
+    public let noSpaceLeft: NoSpaceLeft?
 
-    public init(_ code: Code, file: URL, _ message: String) {
+    public init(_ code: Code, file: URL, _ message: String, noSpaceLeft: NoSpaceLeft? = nil) {
         self.code = code
         self.file = file
         self.message = message
+        self.noSpaceLeft = noSpaceLeft
     }
 
     public var description: String { "\(file.lastPathComponent): \(message)" }

@@ -1,8 +1,9 @@
 internal import CFFmpeg
+public import StageMixStorage
 
 /// An error from a media operation: a stable `code` to match on and a
 /// human-readable `message` naming the file or codec and FFmpeg's own text.
-public struct MediaError: Error, Sendable, CustomStringConvertible {
+public struct MediaError: Error, Sendable, CustomStringConvertible, NoSpaceReporting {
     /// What kind of failure happened; compare against the static members.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         public let name: String
@@ -29,17 +30,28 @@ public struct MediaError: Error, Sendable, CustomStringConvertible {
         public static let tooLarge = Code("tooLarge")
         /// The object store failed a read after its retries: the media may be fine, the store was not.
         public static let storageFailed = Code("storageFailed")
+        /// A file being written could not be: a write, open or close of an output failed.
+        public static let writeFailed = Code("writeFailed")
     }
 
     public let code: Code
     public let message: String
     /// The FFmpeg (negative AVERROR) or libopus return value, when there was one.
     public let underlyingCode: Int32?
+    /// The file the operation was for, when it wrote one.
+    public let path: String?
 
-    public init(_ code: Code, _ message: String, underlyingCode: Int32? = nil) {
+    public init(_ code: Code, _ message: String, underlyingCode: Int32? = nil, path: String? = nil) {
         self.code = code
         self.message = message
         self.underlyingCode = underlyingCode
+        self.path = path
+    }
+
+    /// The full disk this error reports: a write to `path` that failed with ENOSPC or EDQUOT.
+    public var noSpaceLeft: NoSpaceLeft? {
+        guard let path, let underlyingCode, underlyingCode < 0, NoSpaceLeft.means(errno: -underlyingCode) else { return nil }
+        return NoSpaceLeft(path: path, code: -underlyingCode)
     }
 
     public var description: String { "\(code): \(message)" }
@@ -49,8 +61,8 @@ public struct MediaError: Error, Sendable, CustomStringConvertible {
 
 extension MediaError {
     /// Builds an error from an FFmpeg return value, appending av_strerror's text.
-    static func ffmpeg(_ code: Code, _ context: String, _ averror: Int32) -> MediaError {
-        MediaError(code, "\(context): \(ffmpegErrorText(averror))", underlyingCode: averror)
+    static func ffmpeg(_ code: Code, _ context: String, _ averror: Int32, path: String? = nil) -> MediaError {
+        MediaError(code, "\(context): \(ffmpegErrorText(averror))", underlyingCode: averror, path: path)
     }
 
     static func outOfMemory(_ what: String) -> MediaError {

@@ -11,6 +11,8 @@ public final class Muxer: @unchecked Sendable {
     public let location: String
     private var headerWritten = false
     private var finished = false
+    /// Every file the muxer (and a muxer it nests, as HLS does) opens, closes and fails to write.
+    private let watch = OutputWatch()
 
     /// Creates `url`; the container comes from `format` ("webm", "ogg", "mp4" ...)
     /// or, when nil, from the file extension.
@@ -22,12 +24,13 @@ public final class Muxer: @unchecked Sendable {
             throw MediaError.ffmpeg(.unsupportedCodec, "no muxer for '\(location)' (format \(format ?? "from extension"))", ret)
         }
         context = ctx
+        watch.install(on: ctx)
         if ctx.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
             let opened = avio_open(&ctx.pointee.pb, location, AVIO_FLAG_WRITE)
             if opened < 0 {
                 avformat_free_context(ctx)
                 context = nil
-                throw MediaError.ffmpeg(.openFailed, "cannot create '\(location)'", opened)
+                throw MediaError.ffmpeg(.openFailed, "cannot create '\(location)'", opened, path: location)
             }
         }
     }
@@ -162,7 +165,7 @@ public final class Muxer: @unchecked Sendable {
         var dict: OpaquePointer?
         defer { av_dict_free(&dict) }
         for (k, v) in options { av_dict_set(&dict, k, v, 0) }
-        try ffCheck(avformat_write_header(context, &dict), .muxFailed, "cannot write header of '\(location)'")
+        try checked(avformat_write_header(context, &dict), "cannot write header of '\(location)'")
         headerWritten = true
         if av_dict_count(dict) > 0 {
             var unused: [String] = []
@@ -193,7 +196,7 @@ public final class Muxer: @unchecked Sendable {
         try ffCheck(av_packet_ref(p, packet.pointer), .outOfMemory, "packet reference")
         p.pointee.stream_index = Int32(index)
         av_packet_rescale_ts(p, packet.timeBase.av, context!.pointee.streams[index]!.pointee.time_base)
-        try ffCheck(av_interleaved_write_frame(context, p), .muxFailed, "cannot write packet to '\(location)'")
+        try checked(av_interleaved_write_frame(context, p), "cannot write packet to '\(location)'")
     }
 
     /// Writes out what the muxer holds (a Matroska cluster, an Ogg page) and flushes the file, so a
@@ -201,17 +204,35 @@ public final class Muxer: @unchecked Sendable {
     public func flush() throws(MediaError) {
         guard headerWritten, !finished, let context else { return }
         // The packets waiting in the interleaving queue first (a file with audio and video), then the muxer's own.
-        try ffCheck(av_interleaved_write_frame(context, nil), .muxFailed, "cannot flush '\(location)'")
+        try checked(av_interleaved_write_frame(context, nil), "cannot flush '\(location)'")
         if context.pointee.oformat.pointee.flags & AVFMT_ALLOW_FLUSH != 0 {
-            try ffCheck(av_write_frame(context, nil), .muxFailed, "cannot flush '\(location)'")
+            try checked(av_write_frame(context, nil), "cannot flush '\(location)'")
         }
-        if let pb = context.pointee.pb { avio_flush(pb) }
+        if let pb = context.pointee.pb {
+            avio_flush(pb)
+            try checked(pb.pointee.error, "cannot flush '\(location)'")
+        }
     }
 
     /// Flushes interleaving queues and writes the trailer (index, cues, final playlist).
     public func finish() throws(MediaError) {
         guard headerWritten, !finished else { return }
         finished = true
-        try ffCheck(av_write_trailer(context), .muxFailed, "cannot finish '\(location)'")
+        try checked(av_write_trailer(context), "cannot finish '\(location)'")
+        // The file's close is a write too: a full disk (or a spent quota on a network file system) may
+        // only say so there.
+        if let context, context.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
+            try checked(avio_closep(&context.pointee.pb), "cannot close '\(location)'")
+        }
+    }
+
+    /// Throws the first failed write of any file the muxer writes (a full disk names the file), else
+    /// `ret` when it is an error.
+    private func checked(_ ret: Int32, _ what: @autoclosure () -> String) throws(MediaError) {
+        if let failure = watch.failure {
+            let path = failure.path.isEmpty ? location : failure.path
+            throw MediaError.ffmpeg(.writeFailed, "cannot write '\(path)'", failure.averror, path: path)
+        }
+        if ret < 0 { throw MediaError.ffmpeg(.muxFailed, what(), ret, path: location) }
     }
 }

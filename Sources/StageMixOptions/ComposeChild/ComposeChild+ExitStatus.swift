@@ -10,6 +10,12 @@ extension ComposeChild {
         public static let usageError = ExitStatus(rawValue: 64)
         /// The capture, layout, tables or edits are wrong, or `--out` is not StageMix's to replace (EX_DATAERR).
         public static let badInput = ExitStatus(rawValue: 65)
+        /// The output's file system had no room for what the run needed (EX_CANTCREAT): refused before
+        /// anything was decoded or written, unless `--no-space-check` (docs/limits.md, "A full disk").
+        public static let noRoom = ExitStatus(rawValue: 73)
+        /// A write failed because its file system was full or its quota spent (EX_IOERR): the run stopped
+        /// at once and removed what it had written; the same command succeeds once there is room.
+        public static let noSpaceLeft = ExitStatus(rawValue: 74)
         /// The object store could not be reached, or kept failing, after the retries (EX_TEMPFAIL): the
         /// same command may well succeed later, and a queue tries the job again.
         public static let temporaryFailure = ExitStatus(rawValue: 75)

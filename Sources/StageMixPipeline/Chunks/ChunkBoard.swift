@@ -41,6 +41,9 @@ final class ChunkBoard: @unchecked Sendable {
 
     var shouldStop: Bool { condition.withLock { stopping || failure != nil } }
 
+    /// The first chunk's failure, once one failed.
+    var firstFailure: (any Error)? { condition.withLock { failure } }
+
     /// Waits for chunk `index`, polling `shouldStop` (the caller's) every tenth of a second; throws
     /// the first failure of any chunk, or `CancellationError` when stopped.
     func wait(for index: Int, shouldStop: () -> Bool) throws -> ChunkResult {

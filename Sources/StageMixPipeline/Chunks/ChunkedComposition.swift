@@ -71,8 +71,14 @@ struct ChunkedComposition {
         }
 
         // While the chunks encode: the loudness pass, whose gains the audio mix needs from its first block.
-        let levels = try settings.loudnessLUFS.map {
-            try LoudnessAnalysis(capture: capture, plan: plan, targetLUFS: $0).run(shouldStop: { shouldStop() || board.shouldStop })
+        let levels: LoudnessAnalysis.Result?
+        do {
+            levels = try settings.loudnessLUFS.map {
+                try LoudnessAnalysis(capture: capture, plan: plan, targetLUFS: $0).run(shouldStop: { shouldStop() || board.shouldStop })
+            }
+        } catch is CancellationError {
+            // Stopped by a chunk that failed: what failed is the run's error.
+            throw board.firstFailure ?? CancellationError()
         }
         let loudnessCPU = CurrentThread.processCPUSeconds - cpuStart
         let joiner = try join(jobs: jobs, board: board, levels: levels, hlsDirectory: hlsDirectory, mp4: mp4,

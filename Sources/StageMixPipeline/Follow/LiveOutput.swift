@@ -53,7 +53,7 @@ public final class LiveOutput: @unchecked Sendable {
             try update(from: hls, startedAt: startedAt, master: master(), ending: ending)
         } catch {
             failure = error
-            FileHandle.standardError.write(Data("\nwarning: --live-out \(directory.path): \(error); the live playlist stops here\n".utf8))
+            try? FileHandle.standardError.write(contentsOf: Data("\nwarning: --live-out \(directory.path): \(error); the live playlist stops here\n".utf8))
         }
     }
 

@@ -12,8 +12,11 @@ public enum CompositionInput {
     /// `speakers` is the audio-only speaker pass (StageMixPipeline's `SpeakerAnalysis`) for layouts that
     /// follow the speaker; without it (the service's checks, which read no media) they keep the pinned order.
     /// A capture still being recorded is refused unless `inProgress` says to plan what is known so far.
+    /// `beforeMedia` sees the capture and layout before any media is read (compose's space check), and
+    /// what it throws is thrown as it is.
     public static func plan(capture source: any CaptureSource, options: ComposeOptions, inProgress: CaptureInProgress = .refuse,
-                            speakers: ((Capture, StageTimeline) throws -> SpeakerTimeline)? = nil) throws -> (Capture, Layout, PlanDocument) {
+                            speakers: ((Capture, StageTimeline) throws -> SpeakerTimeline)? = nil,
+                            beforeMedia: ((Capture, Layout) throws -> Void)? = nil) throws -> (Capture, Layout, PlanDocument) {
         do {
             let capture = try source.capture(inProgress: inProgress)
             let layoutName = options.layoutOrDefault
@@ -50,12 +53,15 @@ public enum CompositionInput {
             if let overflowTier = options.overflowTier { tiers = try BillingTiers(tiers: tiers.tiers, overflowTier: overflowTier) }
             let priceTable = try options.prices.map { try PriceTable.load(contentsOf: URL(fileURLWithPath: $0)) }
             let graceMs = options.pauseGraceMsOrDefault
+            do { try beforeMedia?(capture, layout) } catch { throw PassedThrough(error: error) }
             let edits = try options.edits.map { try SessionEdits.load(contentsOf: URL(fileURLWithPath: $0), capture: capture) } ?? .none
             let doc = try PlanDocument(capture: capture, layout: layout, pauseGraceMs: graceMs, tiers: tiers, prices: priceTable,
                                        edits: edits, speakers: speakers.map { pass in { try pass(capture, $0) } })
             return (capture, layout, doc)
         } catch let error as OptionError {
             throw error
+        } catch let passed as PassedThrough {
+            throw passed.error
         } catch let stop as CancellationError {
             // Stopped by a signal during the speaker pass: not bad input.
             throw stop
@@ -64,3 +70,6 @@ public enum CompositionInput {
         }
     }
 }
+
+/// What `beforeMedia` threw, kept from being taken for bad input.
+private struct PassedThrough: Error { var error: any Error }

@@ -1,4 +1,5 @@
 public import StageMixTime
+import StageMixOptions
 /// The job lifecycle as a value-type state machine: each event is a `mutating` function that
 /// changes the record and says what happened. Both queue backends load a locked row, apply
 /// one of these, and write the row back, so the rules live here once and are tested without
@@ -100,6 +101,9 @@ extension Job {
     }
 
     /// A failed attempt: retried after a back-off unless it is not `retryable` (bad input) or out of attempts.
+    /// A full disk (an `error` that begins with compose's words for one) is the machine's fault, not the
+    /// job's: retried after a back-off however many attempts it took, so that the job is composed once
+    /// there is room rather than given up as dead while an operator frees it.
     public mutating func fail(
         _ lease: JobLease, error: String, retryable: Bool, now: Double, policy: Backoff, random: Double
     ) -> FailAction {
@@ -110,7 +114,8 @@ extension Job {
             state = .cancelled
             return .cancelled
         }
-        if !retryable || attemptsUsed >= maxAttempts {
+        let fullDisk = ComposeChild.Failure(error: error)?.isFullDisk == true
+        if !retryable || (attemptsUsed >= maxAttempts && !fullDisk) {
             state = .dead
             return .dead
         }

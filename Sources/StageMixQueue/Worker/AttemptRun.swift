@@ -286,9 +286,20 @@ struct AttemptRun {
     }
 
     /// The job's error: the failure's words first (``CompositionView`` tells `retryable` by them), then compose's last words.
+    /// Compose's error line (`stagemix: ...`) comes first, before the warnings it printed on the way, so
+    /// that the first line of the job's error is what stopped it; a full disk's line is the error itself.
     func message(_ failure: ComposeChild.Failure, _ exit: ChildProcess.Exit, _ child: ChildProcess) -> String {
         let tail = child.stderrTail.trimmingCharacters(in: .whitespacesAndNewlines)
-        return tail.isEmpty ? "\(failure) (\(exit))" : "\(failure) (\(exit)): \(tail.suffix(1000))"
+        let lines = tail.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+        guard let said = lines.lastIndex(where: { $0.hasPrefix("stagemix: ") }) else {
+            return tail.isEmpty ? "\(failure) (\(exit))" : "\(failure) (\(exit)): \(tail.suffix(1000))"
+        }
+        let line = String(lines[said].dropFirst("stagemix: ".count).prefix(1000))
+        var rest = lines
+        rest.remove(at: said)
+        let before = rest.isEmpty ? "" : "\n" + String(rest.joined(separator: "\n").suffix(1000))
+        if failure.isFullDisk, ComposeChild.Failure(error: line) == failure { return line + before }
+        return "\(failure) (\(exit)): \(line)\(before)"
     }
 
     func report(_ what: String, _ write: @escaping @Sendable (any JobQueue) async throws -> Void) async {

@@ -2,6 +2,7 @@ public import Foundation
 import StageMixJSON
 import StageMixPlan
 import StageMixQueue
+import StageMixStorage
 
 /// A document given inline in a request: its field, its JSON, and where it is kept for the job.
 public struct InlineDocument: Sendable {
@@ -49,12 +50,15 @@ public struct InlineTables: Sendable {
     /// Writes `data` at `path` (under ``directory``) unless it is there already: whole or not at all.
     func keep(_ data: Data, at path: String, field: String) throws(Problem) {
         guard !FileManager.default.fileExists(atPath: path) else { return }
+        let temporary = directory.appendingPathComponent(".\(UUID().uuidString).part")
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            let temporary = directory.appendingPathComponent(".\(UUID().uuidString).part")
             try data.write(to: temporary)
             if rename(temporary.path, path) != 0 { try? FileManager.default.removeItem(at: temporary) }
         } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            // A full disk in its own words, naming the file: the operator's to free, the client's to retry.
+            if let full = NoSpaceLeft(error, path: directory.path) { throw Problem.unavailable("cannot keep \(field): \(full)") }
             throw Problem.unavailable("cannot keep \(field) in the inputs folder: \(error.localizedDescription)")
         }
     }
@@ -66,6 +70,8 @@ public struct InlineTables: Sendable {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             try data.write(to: url)
         } catch {
+            try? FileManager.default.removeItem(at: url)
+            if let full = NoSpaceLeft(error, path: url.path) { throw Problem.unavailable("cannot check \(field): \(full)") }
             throw Problem.unavailable("cannot check \(field) in the inputs folder: \(error.localizedDescription)")
         }
         return url
