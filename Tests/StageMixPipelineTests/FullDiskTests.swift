@@ -123,6 +123,26 @@ struct FullDiskTests {
         }
     }
 
+    /// `compose --follow` while the session is recorded: a chunk or the join meets the full disk; the run
+    /// exits 74 without waiting for the session's end, and neither its work nor its staging is left.
+    @Test func followedComposeStopsAt74WhileTheSessionIsRecorded() async throws {
+        let root = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let live = root.appendingPathComponent("live")
+        let recorder = try FollowTests.start(["replay", Repository.root.appendingPathComponent("Samples/panel").path, "--out", live.path,
+                                              "--speed", "3"], log: root.appendingPathComponent("replay.log"))
+        defer { recorder.terminate() }
+        let disk = try SmallFileSystem(bytes: 4 << 20)
+        defer { disk.unmount() }
+        try disk.fill(leaving: 150_000)
+        let before = disk.listing()
+        let full = try CLI.run(["compose", live.path, "--follow", "--out", disk.root.appendingPathComponent("out").path] + FollowTests.encoding)
+        #expect(full.status == 74, "\(full.stderr)")
+        #expect(Self.namedFile(full.stderr, under: disk.root) != nil, "\(full.stderr)")
+        #expect(recorder.isRunning, "stopped before the session ended")
+        #expect(disk.listing() == before, "no work or staging left")
+    }
+
     /// `import janus` converting recordings onto a full disk: 74, the file named, no capture left half-written.
     @Test func importStopsAt74() throws {
         let root = try CLI.temporaryDirectory()
