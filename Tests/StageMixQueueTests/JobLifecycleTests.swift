@@ -1,6 +1,8 @@
+import Foundation
 import StageMixTime
 import Testing
 @testable import StageMixQueue
+import StageMixOptions
 
 /// The lifecycle state machine on its own, no database.
 @Suite("Job lifecycle")
@@ -115,6 +117,14 @@ struct JobLifecycleTests {
         // Any other failure once the attempts are spent ends it, as before.
         guard case .start(let lease) = job.claim(worker: "w", now: job.runAfter, leaseSeconds: 30) else { Issue.record(); return }
         #expect(job.fail(lease, error: "compose failed (exit 70): internal error", retryable: true, now: job.runAfter, policy: policy, random: 0) == .dead)
+    }
+
+    @Test func theWorkersOwnFullDiskIsSaidAsComposeSaysIt() {
+        let full = CocoaError(.fileWriteOutOfSpace, userInfo: [NSFilePathErrorKey: "/srv/work/chunk-00002/video.nut"])
+        let said = AttemptRun.failure("cannot put chunk 2 in place at /srv/work", full)
+        #expect(said == "no space left on device: cannot write /srv/work/chunk-00002/video.nut (cannot put chunk 2 in place at /srv/work)")
+        #expect(ComposeChild.Failure(error: said)?.isFullDisk == true)
+        #expect(AttemptRun.failure("publish failed", CocoaError(.fileWriteNoPermission)).hasPrefix("publish failed: "))
     }
 
     @Test func backOffIsCapped() {

@@ -20,7 +20,7 @@ extension AttemptRun {
         do {
             try await renewingLease { try work.prepare(fetchingRun: true) }
         } catch {
-            await report("fail") { [lease] queue in _ = try await queue.fail(lease, error: "cannot read the chunks' work at \(work.description): \(error)", retryable: true) }
+            await report("fail") { [lease] queue in _ = try await queue.fail(lease, error: Self.failure("cannot read the chunks' work at \(work.description)", error), retryable: true) }
             return await ended(.failed, kind)
         }
         // The chunk reads the capture run.json names: it must be the job's own, whatever else wrote there.
@@ -44,7 +44,7 @@ extension AttemptRun {
             try await renewingLease { try work.publishChunk(index, from: into) }
         } catch {
             try? FileManager.default.removeItem(at: into)
-            await report("fail") { [lease] queue in _ = try await queue.fail(lease, error: "cannot put chunk \(index) in place at \(work.description): \(error)", retryable: true) }
+            await report("fail") { [lease] queue in _ = try await queue.fail(lease, error: Self.failure("cannot put chunk \(index) in place at \(work.description)", error, at: work.description), retryable: true) }
             return await ended(.failed, kind)
         }
         do {
@@ -92,7 +92,7 @@ extension AttemptRun {
         do {
             try await renewingLease(work.publishPlan)
         } catch {
-            await report("fail") { [lease] queue in _ = try await queue.fail(lease, error: "cannot share the plan at \(work.description): \(error)", retryable: true) }
+            await report("fail") { [lease] queue in _ = try await queue.fail(lease, error: Self.failure("cannot share the plan at \(work.description)", error, at: work.description), retryable: true) }
             return .failed
         }
         do {

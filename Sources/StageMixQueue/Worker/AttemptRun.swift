@@ -74,7 +74,7 @@ struct AttemptRun {
             return await ended(.badInput, kind)
         } catch {
             kind.work?.removeLocal()
-            await report("fail") { [lease] queue in _ = try await queue.fail(lease, error: "cannot prepare \(job.spec.out): \(error)", retryable: true) }
+            await report("fail") { [lease] queue in _ = try await queue.fail(lease, error: Self.failure("cannot prepare \(job.spec.out)", error, at: job.spec.out), retryable: true) }
             return .failed
         }
         let chunks = NIOLockedValueBox<Int?>(nil)
@@ -227,7 +227,7 @@ struct AttemptRun {
             return .badInput
         } catch {
             await removeLeftovers(output)
-            await report("fail") { [lease] queue in _ = try await queue.fail(lease, error: "publish failed: \(error)", retryable: true) }
+            await report("fail") { [lease] queue in _ = try await queue.fail(lease, error: Self.failure("publish failed", error, at: job.spec.out), retryable: true) }
             return .failed
         }
         logger.info("succeeded \(lease)")
