@@ -10,9 +10,12 @@ public final class LoudnessMeter {
 
     /// `histogram`: integrated loudness from a histogram of the blocks (0.1 dB steps), read in constant
     /// time however long the meter has run, for a meter read again and again as audio comes.
-    public init(channels: Int, sampleRate: Int, histogram: Bool = false) throws(MediaError) {
+    /// `truePeak` false: no true peak (``truePeakDBTP`` reads `-inf`), which saves the 4x oversampling, most of
+    /// the meter's work.
+    public init(channels: Int, sampleRate: Int, histogram: Bool = false, truePeak: Bool = true) throws(MediaError) {
         self.channels = channels
-        let mode = Int32(EBUR128_MODE_I.rawValue | EBUR128_MODE_TRUE_PEAK.rawValue | (histogram ? EBUR128_MODE_HISTOGRAM.rawValue : 0))
+        let mode = Int32(EBUR128_MODE_I.rawValue | (truePeak ? EBUR128_MODE_TRUE_PEAK.rawValue : 0)
+            | (histogram ? EBUR128_MODE_HISTOGRAM.rawValue : 0))
         state = ebur128_init(UInt32(channels), UInt(sampleRate), mode)
         guard state != nil else { throw MediaError(.invalidArgument, "libebur128 cannot meter \(channels) channels at \(sampleRate) Hz") }
     }

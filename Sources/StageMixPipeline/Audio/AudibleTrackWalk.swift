@@ -31,7 +31,9 @@ final class AudibleTrackWalk {
     let hop: Int
     private var readers: [String: AudioTrackReader] = [:]
     private var failed: Set<String> = []
-    private lazy var scratch = [Float](repeating: 0, count: hop)
+    /// A hop's samples of one track. Stored, not `lazy`: a lazy array is got and set whole around each
+    /// element written, a copy of the hop per sample (it was three quarters of the loudness pass's time).
+    private var scratch: [Float]
     /// What the readers find wrong here the composition finds again and reports.
     private let unreported = LossLedger()
     /// Whether the files are still being recorded (see ``AudioMix/growing``).
@@ -45,6 +47,7 @@ final class AudibleTrackWalk {
     init(capture: Capture, hop: Int) {
         self.capture = capture
         self.hop = hop
+        scratch = [Float](repeating: 0, count: hop)
     }
 
     /// Walks on to `durationMs` (from 0 the first time): `stretch` says what is audible from an output ms (nil: nothing from
@@ -71,9 +74,10 @@ final class AudibleTrackWalk {
                         reader.growing = growing
                         readers[source.trackId] = reader
                         let count = end - at
-                        for i in 0..<count { scratch[i] = 0 }
                         try scratch.withUnsafeMutableBufferPointer { buffer in
-                            try reader.mix(into: UnsafeMutableBufferPointer(rebasing: buffer[0..<count]), from: sessionAt)
+                            let samples = UnsafeMutableBufferPointer(rebasing: buffer[0..<count])
+                            samples.update(repeating: 0)
+                            try reader.mix(into: samples, from: sessionAt)
                         }
                         try take(index, source.trackId, scratch[0..<count])
                         heard.insert(source.trackId)

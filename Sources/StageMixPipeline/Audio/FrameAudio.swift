@@ -18,7 +18,8 @@ final class FrameAudio {
     init(capture: Capture, plan: CompositionPlan, ledger: LossLedger, levels: MixLevels) throws(MediaError) {
         self.plan = plan
         mix = AudioMix(capture: capture, ledger: ledger, levels: levels)
-        meter = try LoudnessMeter(channels: 2, sampleRate: MediaTime.sampleRate)
+        // A histogram meter: a block list would grow by 1.2 MB an hour of session.
+        meter = try LoudnessMeter(channels: 2, sampleRate: MediaTime.sampleRate, histogram: true)
         totalSamples = MediaTime.samples(ms: plan.durationMs)
     }
 

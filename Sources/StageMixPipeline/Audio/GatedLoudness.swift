@@ -16,14 +16,20 @@ enum GatedLoudness {
     /// The energy of a block of loudness `lufs`.
     static func energy(lufs: Double) -> Double { lufs.isFinite ? pow(10, (lufs + 0.691) / 10) : 0 }
 
-    /// Integrated loudness of `blocks` (energies); `-inf` if nothing passes the absolute gate.
+    /// Integrated loudness of `blocks` (energies); `-inf` if nothing passes the absolute gate. Two passes
+    /// over the blocks, no copy of them: a day's blocks are 864,000.
     static func integrated(_ blocks: [Double]) -> Double {
         let absoluteGate = energy(lufs: absoluteGateLUFS)
-        let loud = blocks.filter { $0 > absoluteGate }
-        guard !loud.isEmpty else { return -.infinity }
-        let relativeGate = energy(lufs: lufs(energy: loud.reduce(0, +) / Double(loud.count)) + relativeGateLU)
-        let kept = loud.filter { $0 > relativeGate }
-        guard !kept.isEmpty else { return -.infinity }
-        return lufs(energy: kept.reduce(0, +) / Double(kept.count))
+        func mean(above gate: Double) -> Double? {
+            var sum = 0.0, count = 0
+            for z in blocks where z > gate {
+                sum += z
+                count += 1
+            }
+            return count > 0 ? sum / Double(count) : nil
+        }
+        guard let loud = mean(above: absoluteGate) else { return -.infinity }
+        guard let kept = mean(above: energy(lufs: lufs(energy: loud) + relativeGateLU)) else { return -.infinity }
+        return lufs(energy: kept)
     }
 }

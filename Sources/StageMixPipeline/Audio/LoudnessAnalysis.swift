@@ -43,8 +43,7 @@ struct LoudnessAnalysis {
     /// Decodes and measures; lost or unreadable tracks simply do not count (the composition reports them).
     func run(shouldStop: () -> Bool = { false }) throws -> Result {
         var meters: [String: LoudnessMeter] = [:]
-        /// Per track: (hop index, momentary energy) for each hop it was audible in.
-        var energies: [String: [(hop: Int, energy: Double)]] = [:]
+        var energies: [String: TrackEnergies] = [:]
         var hopCount = 0
         try AudibleTrackWalk(capture: capture, hop: Self.hop).run(
             durationMs: plan.durationMs, shouldStop: shouldStop,
@@ -55,14 +54,16 @@ struct LoudnessAnalysis {
                 }
             },
             take: { _, trackId, samples in
-                let meter = try meters[trackId] ?? LoudnessMeter(channels: 1, sampleRate: MediaTime.sampleRate)
+                // A histogram meter: its memory does not grow with the session (a block list would, 1.2 MB an hour).
+                // No true peak: the pass reads loudness only, and the oversampling was most of its time.
+                let meter = try meters[trackId] ?? LoudnessMeter(channels: 1, sampleRate: MediaTime.sampleRate, histogram: true, truePeak: false)
                 meters[trackId] = meter
                 meter.add(planar: [Array(samples)])
             },
             endOfHop: { hop, heard in
                 for id in heard {
                     if let momentary = meters[id]?.momentaryLUFS {
-                        energies[id, default: []].append((hop, GatedLoudness.energy(lufs: momentary)))
+                        energies[id, default: TrackEnergies(firstHop: hop)].set(hop, GatedLoudness.energy(lufs: momentary))
                     }
                 }
                 hopCount = hop + 1
@@ -71,7 +72,7 @@ struct LoudnessAnalysis {
     }
 
     /// Per-track gains towards a common level, then the master gain that puts the mix on target.
-    private func decide(meters: [String: LoudnessMeter], energies: [String: [(hop: Int, energy: Double)]], hopCount: Int) -> Result {
+    private func decide(meters: [String: LoudnessMeter], energies: [String: TrackEnergies], hopCount: Int) -> Result {
         var trackLUFS: [String: Double] = [:]
         for (id, meter) in meters where meter.integratedLUFS.isFinite { trackLUFS[id] = meter.integratedLUFS }
         // The common level: the loudest track's, so nobody is turned down more than needed.
@@ -83,17 +84,33 @@ struct LoudnessAnalysis {
         }
         func mixLUFS(_ gainDB: [String: Double]) -> Double {
             var blocks = [Double](repeating: 0, count: hopCount)
-            for (id, list) in energies {
+            for (id, track) in energies {
                 let g = pow(10, (gainDB[id] ?? 0) / 10)
-                for (hop, energy) in list { blocks[hop] += g * energy }
+                for (offset, energy) in track.values.enumerated() { blocks[track.firstHop + offset] += g * Double(energy) }
             }
             // The mono mix goes out on both channels: the output's energy is twice the mix's.
-            return GatedLoudness.integrated(blocks.map { $0 * 2 })
+            for hop in blocks.indices { blocks[hop] *= 2 }
+            return GatedLoudness.integrated(blocks)
         }
         let input = mixLUFS([:])
         let staged = mixLUFS(gains)
         let master = staged.isFinite ? min(Self.maxMasterGainDB, targetLUFS - staged) : 0
         return Result(targetLUFS: targetLUFS, trackLUFS: trackLUFS, trackGainDB: gains,
                       inputLUFS: input.isFinite ? input : nil, masterGainDB: master)
+    }
+}
+
+/// One track's momentary energy every hop from the first it was heard in, 0 where it was not heard: 4 bytes
+/// a hop, 144 KB a track-hour, what the pass must keep, since the gains that weigh them are decided at the end.
+private struct TrackEnergies {
+    let firstHop: Int
+    private(set) var values: [Float] = []
+
+    init(firstHop: Int) { self.firstHop = firstHop }
+
+    mutating func set(_ hop: Int, _ energy: Double) {
+        let offset = hop - firstHop
+        if offset >= values.count { values.append(contentsOf: repeatElement(0, count: offset - values.count + 1)) }
+        values[offset] = Float(energy)
     }
 }
