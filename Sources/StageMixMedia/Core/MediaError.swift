@@ -1,4 +1,5 @@
 internal import CFFmpeg
+public import Foundation
 public import StageMixStorage
 
 /// An error from a media operation: a stable `code` to match on and a
@@ -63,6 +64,15 @@ extension MediaError {
     /// Builds an error from an FFmpeg return value, appending av_strerror's text.
     static func ffmpeg(_ code: Code, _ context: String, _ averror: Int32, path: String? = nil) -> MediaError {
         MediaError(code, "\(context): \(ffmpegErrorText(averror))", underlyingCode: averror, path: path)
+    }
+
+    /// A file StageMix wrote itself (a playlist) that Foundation could not write: a full disk stays one,
+    /// naming the file, rather than becoming an internal error.
+    public static func writing(_ url: URL, _ error: any Error) -> MediaError {
+        if let full = NoSpaceLeft(error, path: url.path) {
+            return MediaError(.writeFailed, "cannot write '\(full.path)': \(full)", underlyingCode: -full.code, path: full.path)
+        }
+        return MediaError(.muxFailed, "cannot write '\(url.path)': \(error.localizedDescription)")
     }
 
     static func outOfMemory(_ what: String) -> MediaError {

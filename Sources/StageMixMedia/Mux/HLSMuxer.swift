@@ -122,7 +122,7 @@ public final class HLSMuxer: @unchecked Sendable {
         do {
             try Data(text.utf8).write(to: playlistURL, options: .atomic)
         } catch {
-            throw MediaError(.muxFailed, "cannot write '\(playlistURL.path)': \(error.localizedDescription)")
+            throw MediaError.writing(playlistURL, error)
         }
     }
 }

@@ -128,7 +128,7 @@ final class CompositionOutputs {
         do {
             try Data(text.utf8).write(to: url, options: .atomic)
         } catch {
-            throw MediaError(.muxFailed, "cannot write '\(url.path)': \(error.localizedDescription)")
+            throw MediaError.writing(url, error)
         }
     }
 
