@@ -67,6 +67,8 @@ struct CrowdedStageTests {
     @Test func stretchesAndThePeakFollowTheStage() throws {
         var c = crowd(30)
         for i in 1...5 { c.at(10_000, .participantLeft(participantId: String(format: "p%02d", i))) }
+        // A mute splits the stage's stretch, not the peak.
+        c.at(5_000, .trackMuted(trackId: "p10-mic"))
         for i in 31...33 {
             let id = String(format: "p%02d", i)
             c.person(id)

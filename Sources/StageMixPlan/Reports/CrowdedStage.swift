@@ -67,8 +67,15 @@ enum CrowdedStage {
     }
 
     private static func warning(layout: String, regions: [Region], stretches: [Stretch], names: [String: String]) -> String {
-        // The peak: the most left out at once, and where that first happened.
-        let peak = stretches.max { $0.leftOut.count < $1.leftOut.count || ($0.leftOut.count == $1.leftOut.count && $0.fromMs > $1.fromMs) }!
+        // The peak: the most left out at once, from where that first happened for as long as it lasted
+        // (a mute elsewhere on stage splits a stretch without changing who is left out).
+        let most = stretches.map(\.leftOut.count).max()!
+        let first = stretches.firstIndex { $0.leftOut.count == most }!
+        var peak = stretches[first]
+        for next in stretches[(first + 1)...] {
+            guard next.fromMs == peak.toMs, next.leftOut.count == most else { break }
+            peak.toMs = next.toMs
+        }
         let mostOnStage = stretches.map(\.onStage).max()!
         var merged: [(fromMs: Int, toMs: Int)] = []
         for stretch in stretches {
