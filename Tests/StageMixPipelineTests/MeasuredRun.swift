@@ -35,6 +35,9 @@ struct MeasuredRun {
     var seconds: Double
     /// Peak resident set of the child, from `wait4`.
     var maxResidentBytes: Int
+    /// The most file descriptors the child held open at once, as polled in /proc (stdin, stdout and
+    /// stderr included); a descriptor open for less than the polling interval can be missed.
+    var maxOpenFiles: Int
 
     static func run(_ executable: URL, _ arguments: [String], timeout: Double, killAboveBytes: Int,
                     scratch: URL) throws -> MeasuredRun {
@@ -65,9 +68,11 @@ struct MeasuredRun {
         var usage = rusage()
         var forced: Ending?
         var polledPeak = 0
+        var openFiles = 0
         while wait4(pid, &status, WNOHANG, &usage) == 0 {
             let memory = memoryStatus(of: "\(pid)")
             polledPeak = max(polledPeak, memory.peak)
+            openFiles = max(openFiles, (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? 0)
             if forced == nil {
                 if Date().timeIntervalSince(start) > timeout {
                     forced = .timedOut
@@ -90,7 +95,7 @@ struct MeasuredRun {
             ending = .signalled(status & 0x7f)
         }
         let stderr = (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
-        return MeasuredRun(ending: ending, stderr: stderr, seconds: seconds, maxResidentBytes: peak)
+        return MeasuredRun(ending: ending, stderr: stderr, seconds: seconds, maxResidentBytes: peak, maxOpenFiles: openFiles)
     }
 
     /// A process's resident set now and its high-water mark (`VmRSS`, `VmHWM` in /proc), 0 when unknown.

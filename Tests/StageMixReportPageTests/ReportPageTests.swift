@@ -98,4 +98,49 @@ struct ReportPageTests {
         #expect(html.components(separatedBy: "<div class=\"lane\">").count - 1 == people)
         #expect(!html.contains("Person <"), "names escaped")
     }
+
+    /// A crowd (issue 36): an hour with 50 on stage under the 25-tile grid, each muting for 20 s every
+    /// 5 minutes, and 1,000 viewers each coming and going ten times. Planned from events as compose
+    /// plans it: a lane for each of the 50 and none for a viewer, the audience counted per thousandth,
+    /// the grid's limit among the warnings, within the page's 10 MB.
+    @Test func anHourWithFiftyOnStageAndAThousandViewersComingAndGoingStaysWithinTheBound() throws {
+        let hour = 3_600_000
+        var participants: [Participant] = [], tracks: [Track] = [], events: [SessionEvent] = []
+        for i in 0..<50 {
+            let id = "p\(i)"
+            participants.append(Participant(id: id, name: "Panelist \(i)"))
+            tracks.append(Track(id: "\(id)-cam", participantId: id, kind: .video, source: .camera, layers: [
+                TrackLayer(quality: .low, width: 320, height: 180, file: "media/\(id)-cam-low.webm"),
+                TrackLayer(quality: .medium, width: 640, height: 360, file: "media/\(id)-cam-medium.webm"),
+                TrackLayer(quality: .high, width: 1280, height: 720, file: "media/\(id)-cam-high.webm"),
+            ]))
+            tracks.append(Track(id: "\(id)-mic", participantId: id, kind: .audio, source: .microphone, file: "media/\(id)-mic.ogg"))
+            events += [SessionEvent(atMs: 0, .participantJoined(participantId: id, mode: .sendAndReceive, role: nil)),
+                       SessionEvent(atMs: 0, .pinned(participantId: id)),
+                       SessionEvent(atMs: 0, .trackPublished(trackId: "\(id)-cam")),
+                       SessionEvent(atMs: 0, .trackPublished(trackId: "\(id)-mic"))]
+            for at in stride(from: 10_000 + i * 1_000, to: hour - 20_000, by: 300_000) {
+                events += [SessionEvent(atMs: at, .trackMuted(trackId: "\(id)-mic")), SessionEvent(atMs: at + 20_000, .trackUnmuted(trackId: "\(id)-mic"))]
+            }
+        }
+        for v in 0..<1_000 {
+            participants.append(Participant(id: "v\(v)", name: "Viewer \(v)"))
+            for visit in 0..<10 {
+                let at = visit * 360_000 + v * 150
+                events += [SessionEvent(atMs: at, .participantJoined(participantId: "v\(v)", mode: .signallingOnly, role: nil)),
+                           SessionEvent(atMs: at + 180_000, .participantLeft(participantId: "v\(v)"))]
+            }
+        }
+        let capture = Capture(directory: URL(fileURLWithPath: "/nonexistent"), sessionId: "crowd", startedAt: Date(timeIntervalSince1970: 1_795_000_000),
+                              roles: nil, participants: participants, tracks: tracks,
+                              events: events.sorted { $0.atMs < $1.atMs } + [SessionEvent(atMs: hour, .sessionEnded)])
+        let document = try PlanDocument(capture: capture, layout: #require(Layout.builtin(named: "grid")))
+        let html = ReportPage(document: document, capture: capture).html()
+        #expect(html.utf8.count <= 10 << 20, "\(html.utf8.count) bytes")
+        #expect(html.components(separatedBy: "<div class=\"lane\">").count - 1 == 50)
+        #expect(!html.contains("Viewer 1"), "viewers are counted, not named")
+        let audienceMarks = html.components(separatedBy: " viewers joined").count - 1 + html.components(separatedBy: "a viewer joined").count - 1
+        #expect(audienceMarks > 0 && audienceMarks <= 1_000, "\(audienceMarks) marks of joins")
+        #expect(html.contains("cannot show everyone on stage"), "the grid's limit is among the page's warnings")
+    }
 }

@@ -54,7 +54,8 @@ extension Region {
 }
 
 extension RegionCondition {
-    func holds(screenSharePresent: Bool) -> Bool {
+    /// Whether a region with this condition is in use, by whether any screen share is on stage.
+    public func holds(screenSharePresent: Bool) -> Bool {
         switch self {
         case .always: true
         case .screenShare: screenSharePresent

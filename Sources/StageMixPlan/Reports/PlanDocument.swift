@@ -39,6 +39,7 @@ extension PlanDocument {
         self.init(timeline: timeline, plan: plan, billing: billing,
                   warnings: capture.warnings.map(\.description)
                     // A Twilio layout shows what its regions name, shares or not, as Twilio does.
-                    + (layout.twilio == nil ? UnshownScreenShares.warnings(timeline: timeline, plan: plan) : []))
+                    + (layout.twilio == nil ? UnshownScreenShares.warnings(timeline: timeline, plan: plan, layout: layout)
+                        + CrowdedStage.warnings(timeline: timeline, plan: plan, layout: layout) : []))
     }
 }

@@ -1,11 +1,16 @@
 import StageMixCapture
+import StageMixLayout
 
 /// Screen shares on stage that the layout has no place for: a layout without a region that takes
 /// `screen_share` sources (or with one whose `when` never holds while they share) leaves them out,
 /// and the person who chose it is told so in `plan` and `report.json`, not left to find out from the video.
+/// A share left out of a region that takes shares but is full is `CrowdedStage`'s to tell.
 enum UnshownScreenShares {
     /// One warning per sharer, naming each stretch (output time) their share was not shown.
-    static func warnings(timeline: StageTimeline, plan: CompositionPlan) -> [String] {
+    static func warnings(timeline: StageTimeline, plan: CompositionPlan, layout: Layout) -> [String] {
+        guard !layout.regions.contains(where: { $0.sources.contains(.screenShare) && $0.when.holds(screenSharePresent: true) }) else {
+            return []
+        }
         var stretches: [(participant: String, name: String, fromMs: Int, toMs: Int)] = []
         for segment in timeline.segments where segment.endMs > segment.startMs {
             let sharing = segment.onStage.filter { $0.hasTile && $0.track(source: .screenShare) != nil }

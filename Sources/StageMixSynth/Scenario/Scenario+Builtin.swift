@@ -3,7 +3,7 @@ import StageMixCapture
 
 /// The built-in scenarios, by name: the committed samples and the benchmark sessions.
 extension Scenario {
-    public static let builtinNames = ["panel", "screenshare", "bench4", "bench16"]
+    public static let builtinNames = ["panel", "screenshare", "bench4", "bench16", "crowd"]
 
     /// The built-in scenario called `name`, or nil.
     public static func builtin(_ name: String) -> Scenario? {
@@ -12,6 +12,7 @@ extension Scenario {
         case "screenshare": return screenshare
         case "bench4": return bench(participants: 4)
         case "bench16": return bench(participants: 16)
+        case "crowd": return crowd
         default: return nil
         }
     }
@@ -94,5 +95,25 @@ extension Scenario {
         }
         return Scenario(sessionId: "ls-synth-bench\(count)", durationMs: 60_000, roles: CaptureManifest.Role.stageRoles,
                         participants: people, events: events)
+    }
+
+    /// 10 s: a crowd. 50 on stage from 0 (the first the host, the others speakers), each pinned with a
+    /// camera (three layers) and a microphone; 1,000 viewers (`SIGNALLING_ONLY`, no tracks) join in the
+    /// first second; at 2 s the first ten pinned leave, so ten who had no tile in a 25-tile grid get one.
+    public static var crowd: Scenario {
+        let panel = (0..<50).map { i -> ScenarioParticipant in
+            let key = String(format: "%02d", i + 1)
+            return .palette(i, id: "p-\(key)", name: "\(benchNames[i % benchNames.count]) \(key)", tracks: avTracks(key))
+        }
+        let viewers = (0..<1_000).map { i in
+            ScenarioParticipant(id: String(format: "v-%04d", i + 1), name: String(format: "Viewer %04d", i + 1), color: "#000000", toneHz: nil)
+        }
+        var events = panel.enumerated().flatMap { i, p -> [ManifestEvent] in
+            [.joined(0, p.id, role: i == 0 ? "host" : "speaker"), .pinned(0, p.id)] + p.tracks.map { .published(0, $0.id) }
+        }
+        events += viewers.enumerated().map { i, v in .joined(i, v.id, mode: "SIGNALLING_ONLY", role: "viewer") }
+        events += panel.prefix(10).map { .left(2_000, $0.id) }
+        return Scenario(sessionId: "ls-synth-crowd", durationMs: 10_000, roles: CaptureManifest.Role.stageRoles,
+                        participants: panel + viewers, events: events.sorted { $0.atMs < $1.atMs })
     }
 }
