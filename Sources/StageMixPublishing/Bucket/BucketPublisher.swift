@@ -199,13 +199,18 @@ public final class BucketPublisher: OutputPublishing, @unchecked Sendable {
         }
         let entries = Set(order.map { String($0.split(separator: "/").first ?? "") })
         try run.lease.confirm()
+        let marker = try OutputMarker(entries: Array(entries), job: job).encoded()
         do {
             // Only where no marker is: of two runs that both believed the prefix theirs, one publishes.
-            _ = try client.put(base.appending(OutputMarker.fileName), body: try OutputMarker(entries: Array(entries), job: job).encoded(),
-                               contentType: "application/json", condition: .absent).wait()
+            _ = try client.put(base.appending(OutputMarker.fileName), body: marker, contentType: "application/json", condition: .absent).wait()
         } catch let error as S3Error where error.isPreconditionFailed {
-            run.yielded = true
-            throw OutputRefusal.publishedMeanwhile(at: prefix.description)
+            // A retry of this very PUT, whose answer was lost after the store took it, finds this run's own
+            // marker: published. Ours only if it is what we sent and the prefix's note is still this run's.
+            let there = try? client.get(base.appending(OutputMarker.fileName), maxBytes: 1 << 20).wait()
+            guard there == marker, (try? run.lease.confirm()) != nil else {
+                run.yielded = true
+                throw OutputRefusal.publishedMeanwhile(at: prefix.description)
+            }
         }
         // Complete: what the earlier output had and this one has not, the staged copies and the note go.
         lock.withLock { _ = runs.removeValue(forKey: staging) }
