@@ -86,9 +86,20 @@ public final class BucketPublisher: OutputPublishing, @unchecked Sendable {
         _ = try survey()
     }
 
-    /// What dead runs left is swept once this run holds the prefix (``begin(_:watching:)``): before
-    /// that, the multipart uploads under it may be a live run's.
-    public func sweepLeftovers() {}
+    /// What dead runs left in the bucket is swept once this run holds the prefix (``begin(_:watching:)``):
+    /// before that, the multipart uploads under it may be a live run's. What they left on this machine is
+    /// swept now: local staging folders (a SIGKILLed worker's, a compose child that died with it) whose
+    /// process is gone, whichever output they were for, as nothing else would ever remove them.
+    public func sweepLeftovers() {
+        let folder = FileManager.default.temporaryDirectory
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] {
+            guard let leftover = StagingName(parsing: name), leftover.belongs(to: Self.localStagingTarget), !leftover.owner.isAlive else { continue }
+            try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+        }
+    }
+
+    /// The target named in local staging folders (`.upload.stagemix-<pid>-...`).
+    static let localStagingTarget = "upload"
 
     /// Multipart uploads a killed run left under this prefix: parts nobody will complete, billed until
     /// aborted. Only while this run holds the prefix's note, so they are nobody else's.
@@ -99,7 +110,7 @@ public final class BucketPublisher: OutputPublishing, @unchecked Sendable {
     }
 
     public func stagingPath() -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent(StagingName(target: "upload").name)
+        FileManager.default.temporaryDirectory.appendingPathComponent(StagingName(target: Self.localStagingTarget).name)
     }
 
     public func makeStaging() throws -> URL {
