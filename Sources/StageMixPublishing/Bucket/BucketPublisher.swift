@@ -101,6 +101,18 @@ public final class BucketPublisher: OutputPublishing, @unchecked Sendable {
     /// The target named in local staging folders (`.upload.stagemix-<pid>-...`).
     static let localStagingTarget = "upload"
 
+    public func isPublishedByJob() throws -> Bool {
+        guard let job else { return false }
+        let client = try self.client.get()
+        guard let marker = try client.getVersioned(base.appending(OutputMarker.fileName)).wait(),
+              OutputMarker.decoded(marker.data)?.job == job else { return false }
+        // The run that published it was gone before it removed its note: removed as that run would have.
+        if let note = try client.getVersioned(base.appending(Self.partialName)).wait(), PartialNote.decoded(note.data)?.isLive() != true {
+            try client.delete(base.appending(Self.partialName)).wait()
+        }
+        return true
+    }
+
     /// Multipart uploads a killed run left under this prefix: parts nobody will complete, billed until
     /// aborted. Only while this run holds the prefix's note, so they are nobody else's.
     private func abortDeadUploads(_ client: S3Client) {
