@@ -87,6 +87,11 @@ public struct FolderPublisher: OutputPublishing {
             .first { $0.target == name && !$0.isOldOutput && $0.owner.pid != ProcessIdentity.current.pid && $0.owner.isAlive }?.owner
     }
 
+    public func isPublishedByJob() -> Bool {
+        guard let job else { return false }
+        return OutputMarker.read(in: target)?.job == job
+    }
+
     /// Removes what processes that are gone left for this target: staging folders and, where the
     /// target is missing because a fallback publish was cut off, puts the earlier output back.
     public func sweepLeftovers() {

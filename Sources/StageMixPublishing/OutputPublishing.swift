@@ -17,6 +17,10 @@ public protocol OutputPublishing: Sendable {
     func publish(_ staging: URL) throws
     /// Removes a staging folder after a failure or a cancellation.
     func discard(_ staging: URL)
+    /// True when the destination already holds this publisher's job's whole output (its marker names the
+    /// job): an earlier attempt published it, then died before the queue heard. What that run left beside
+    /// the output (a bucket's partial note, once its run is gone) is removed. False without a job.
+    func isPublishedByJob() throws -> Bool
 }
 
 extension OutputPublishing {

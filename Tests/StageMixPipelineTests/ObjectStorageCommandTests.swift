@@ -182,6 +182,26 @@ struct ObjectStorageCommandTests {
 }
 
 extension ObjectStorageCommandTests {
+    /// The marker's PUT landed, its answer was lost (a connection cut, as scripts/chaos's proxy does):
+    /// the retry is answered 412 by `If-None-Match: *`, and the marker there is this run's own, so the
+    /// output is published, not refused as another run's.
+    @Test func aMarkerWhoseAnswerWasLostIsTheRunsOwn() throws {
+        let moto = try MotoServer()
+        defer { moto.stop() }
+        let root = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        _ = try Self.capture(in: root, uploadedTo: moto, prefix: "panel")
+        let proxy = try FaultProxy(upstream: moto.endpoint, every: Int.max, faults: ["slow"], losing: "/.stagemix-output")
+        defer { proxy.stop() }
+        let run = try CLI.run(["compose", "s3://captures/panel", "--out", "s3://outputs/lost"] + Self.fast,
+                              environment: moto.environment(endpoint: proxy.endpoint))
+        #expect(proxy.injected()["lost"] == 1, "\(proxy.injected())")
+        #expect(run.status == 0, "\(run.stderr)")
+        let objects = try moto.objects(bucket: "outputs", prefix: "lost")
+        #expect(objects.keys.contains(".stagemix-output") && objects.keys.contains("hls/index.m3u8"), "\(objects.keys.sorted())")
+        #expect(!objects.keys.contains(".stagemix-partial"), "\(objects.keys.sorted())")
+    }
+
     @Test func throughFaultsTheOutputIsTheSameAsWithout() throws {
         let moto = try MotoServer()
         defer { moto.stop() }

@@ -130,6 +130,26 @@ struct WorkerProcessTests {
         }
     }
 
+    /// A worker SIGKILLed after it published but before the queue heard (scripts/chaos caught one): the
+    /// job's own whole output is in place, so its rescue composes and publishes nothing again.
+    @Test func aJobWhoseEarlierAttemptPublishedIsNotComposedAgain() async throws {
+        try await withFixture(.sqlite) { fixture in
+            let job = try await fixture.enqueue("published", behaviour: "steps=2")
+            try FileManager.default.createDirectory(atPath: job.out, withIntermediateDirectories: true)
+            for name in ["segment1.ts", "segment2.ts", "playlist.m3u8"] {
+                try "earlier attempt".write(toFile: "\(job.out)/\(name)", atomically: false, encoding: .utf8)
+            }
+            let marker = #"{"entries":["playlist.m3u8","segment1.ts","segment2.ts"],"format":"stagemix.output/1","job":"\#(job.id)","publishedAt":"2026-11-27T19:00:00Z"}"#
+            try marker.write(toFile: "\(job.out)/.stagemix-output", atomically: false, encoding: .utf8)
+            _ = try fixture.workers.start(name: "rescuer")
+            try await fixture.waitFor(job.id, .succeeded)
+            #expect(ComposeScript.runs(of: job.capture) == 0, "compose ran again")
+            #expect(try String(contentsOfFile: "\(job.out)/.stagemix-output", encoding: .utf8) == marker, "the output was published again")
+            #expect(try String(contentsOfFile: "\(job.out)/segment1.ts", encoding: .utf8) == "earlier attempt")
+            #expect(fixture.leftovers() == [])
+        }
+    }
+
     @Test func aJobIsNeverPublishedOverWhatStageMixDidNotWrite() async throws {
         try await withFixture(.sqlite) { fixture in
             // Refused before compose runs: the folder holds someone's files.

@@ -8,14 +8,16 @@ import Glibc
 /// (InternalError), `drop` (a GET's answer cut off halfway through its body, then the connection
 /// closed; due on another request, it goes to the next GET) or `slow` (two seconds' wait, then the real answer) — and every other request is passed
 /// through unchanged, `Host` header included, so signatures still hold. A 503 or 500 is answered
-/// before the server sees the request, so a fault never changes what is stored.
+/// before the server sees the request, so a fault never changes what is stored. With `losing`, the
+/// first PUT whose path ends with it is passed on and done, and its answer lost (the connection
+/// closed instead): a write that landed, as a client whose network failed sees it (`lost`).
 public final class FaultProxy: @unchecked Sendable {
     let process: Process
     public let endpoint: URL
     /// One line per request: number, method, path, and the fault it got (`-` for none).
     public let log: URL
 
-    public init(upstream: URL, every: Int, faults: [String]) throws {
+    public init(upstream: URL, every: Int, faults: [String], losing: String = "") throws {
         let port = try MotoServer.freePort()
         endpoint = URL(string: "http://127.0.0.1:\(port)")!
         log = FileManager.default.temporaryDirectory.appendingPathComponent("stagemix-fault-proxy-\(port).log")
@@ -23,7 +25,7 @@ public final class FaultProxy: @unchecked Sendable {
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", Self.script, upstream.host ?? "127.0.0.1", String(upstream.port ?? 80), port,
-                             String(every), faults.joined(separator: ","), log.path]
+                             String(every), faults.joined(separator: ","), log.path, losing]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -53,8 +55,9 @@ public final class FaultProxy: @unchecked Sendable {
     static let script = #"""
         import http.client, http.server, socketserver, sys, threading, time
         upstream_host, upstream_port, port, every, faults, log_path = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5].split(","), sys.argv[6]
+        losing = sys.argv[7]
         lock = threading.Lock()
-        state = {"n": 0}
+        state = {"n": 0, "lost": False}
         log = open(log_path, "a")
         HOP = {"connection", "keep-alive", "transfer-encoding", "proxy-connection", "upgrade"}
         ERRORS = {"slowdown": (503, "SlowDown", "Please reduce your request rate."), "500": (500, "InternalError", "We encountered an internal error.")}
@@ -75,6 +78,8 @@ public final class FaultProxy: @unchecked Sendable {
                         state["drop"], fault = True, None
                     elif fault is None and state.get("drop") and self.command == "GET":
                         state["drop"], fault = False, "drop"
+                    if losing and not state["lost"] and self.command == "PUT" and self.path.split("?")[0].endswith(losing):
+                        state["lost"], fault = True, "lost"
                 log.write(f"{n} {self.command} {self.path.split('?')[0]} {fault or '-'}\n")
                 log.flush()
                 if fault in ERRORS:
@@ -93,6 +98,10 @@ public final class FaultProxy: @unchecked Sendable {
                 conn.request(self.command, self.path, body=body, headers=headers)
                 answer = conn.getresponse()
                 data = answer.read()
+                if fault == "lost":
+                    self.close_connection = True
+                    self.connection.shutdown(2)
+                    return
                 self.send_response(answer.status)
                 for k, v in answer.getheaders():
                     if k.lower() not in HOP and k.lower() != "content-length":

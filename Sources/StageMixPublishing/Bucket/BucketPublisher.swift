@@ -86,9 +86,32 @@ public final class BucketPublisher: OutputPublishing, @unchecked Sendable {
         _ = try survey()
     }
 
-    /// What dead runs left is swept once this run holds the prefix (``begin(_:watching:)``): before
-    /// that, the multipart uploads under it may be a live run's.
-    public func sweepLeftovers() {}
+    /// What dead runs left in the bucket is swept once this run holds the prefix (``begin(_:watching:)``):
+    /// before that, the multipart uploads under it may be a live run's. What they left on this machine is
+    /// swept now: local staging folders (a SIGKILLed worker's, a compose child that died with it) whose
+    /// process is gone, whichever output they were for, as nothing else would ever remove them.
+    public func sweepLeftovers() {
+        let folder = FileManager.default.temporaryDirectory
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] {
+            guard let leftover = StagingName(parsing: name), leftover.belongs(to: Self.localStagingTarget), !leftover.owner.isAlive else { continue }
+            try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+        }
+    }
+
+    /// The target named in local staging folders (`.upload.stagemix-<pid>-...`).
+    static let localStagingTarget = "upload"
+
+    public func isPublishedByJob() throws -> Bool {
+        guard let job else { return false }
+        let client = try self.client.get()
+        guard let marker = try client.getVersioned(base.appending(OutputMarker.fileName)).wait(),
+              OutputMarker.decoded(marker.data)?.job == job else { return false }
+        // The run that published it was gone before it removed its note: removed as that run would have.
+        if let note = try client.getVersioned(base.appending(Self.partialName)).wait(), PartialNote.decoded(note.data)?.isLive() != true {
+            try client.delete(base.appending(Self.partialName)).wait()
+        }
+        return true
+    }
 
     /// Multipart uploads a killed run left under this prefix: parts nobody will complete, billed until
     /// aborted. Only while this run holds the prefix's note, so they are nobody else's.
@@ -99,7 +122,7 @@ public final class BucketPublisher: OutputPublishing, @unchecked Sendable {
     }
 
     public func stagingPath() -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent(StagingName(target: "upload").name)
+        FileManager.default.temporaryDirectory.appendingPathComponent(StagingName(target: Self.localStagingTarget).name)
     }
 
     public func makeStaging() throws -> URL {
@@ -199,13 +222,18 @@ public final class BucketPublisher: OutputPublishing, @unchecked Sendable {
         }
         let entries = Set(order.map { String($0.split(separator: "/").first ?? "") })
         try run.lease.confirm()
+        let marker = try OutputMarker(entries: Array(entries), job: job).encoded()
         do {
             // Only where no marker is: of two runs that both believed the prefix theirs, one publishes.
-            _ = try client.put(base.appending(OutputMarker.fileName), body: try OutputMarker(entries: Array(entries), job: job).encoded(),
-                               contentType: "application/json", condition: .absent).wait()
+            _ = try client.put(base.appending(OutputMarker.fileName), body: marker, contentType: "application/json", condition: .absent).wait()
         } catch let error as S3Error where error.isPreconditionFailed {
-            run.yielded = true
-            throw OutputRefusal.publishedMeanwhile(at: prefix.description)
+            // A retry of this very PUT, whose answer was lost after the store took it, finds this run's own
+            // marker: published. Ours only if it is what we sent and the prefix's note is still this run's.
+            let there = try? client.get(base.appending(OutputMarker.fileName), maxBytes: 1 << 20).wait()
+            guard there == marker, (try? run.lease.confirm()) != nil else {
+                run.yielded = true
+                throw OutputRefusal.publishedMeanwhile(at: prefix.description)
+            }
         }
         // Complete: what the earlier output had and this one has not, the staged copies and the note go.
         lock.withLock { _ = runs.removeValue(forKey: staging) }

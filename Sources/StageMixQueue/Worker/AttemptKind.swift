@@ -32,6 +32,14 @@ enum AttemptKind: Sendable {
         }
     }
 
+    /// Whether the attempt ends by publishing the composition's output (whole, its join, or followed).
+    var publishes: Bool {
+        switch self {
+        case .whole, .join, .follow: true
+        case .plan, .chunk: false
+        }
+    }
+
     /// Arguments after the job's own `compose` arguments.
     var arguments: [String] {
         switch self {

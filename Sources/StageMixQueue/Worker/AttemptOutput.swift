@@ -37,6 +37,11 @@ struct AttemptOutput: Sendable {
         publisher.sweepLeftovers()
     }
 
+    /// True when an earlier attempt of this job published its output (and died before the queue heard).
+    func isPublished() throws -> Bool {
+        try publisher.isPublishedByJob()
+    }
+
     /// Moves the attempt's folder to the final path, replacing an earlier output if it may.
     func publish() throws {
         var isDirectory: ObjCBool = false

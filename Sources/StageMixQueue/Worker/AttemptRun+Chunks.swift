@@ -110,13 +110,13 @@ extension AttemptRun {
         }
     }
 
-    /// Removes the work folder of a chunked composition that has ended: published (this join), failed
-    /// for good, or cancelled. Any worker that sees it ended does; nothing else removes it.
+    /// Removes the work folder of a chunked composition that has ended: failed for good, or cancelled
+    /// (a published one's is removed before it is marked succeeded). Any worker that sees it ended does;
+    /// nothing else removes it.
     func ended(_ outcome: WorkerMetrics.Outcome, _ kind: AttemptKind) async -> WorkerMetrics.Outcome {
         guard let work = kind.work else { return outcome }
         let over: Bool
         switch (kind, outcome) {
-        case (.join, .succeeded), (.follow, .succeeded): over = true
         case (_, .succeeded), (_, .released), (_, .leaseLost): over = false
         default:
             let composition = job.parentID ?? job.id

@@ -52,6 +52,10 @@ struct AttemptRun {
         if case .chunk(let work, let index) = kind { return await chunk(index, work: work) }
         do {
             try await renewingLease(output.prepare)
+            // Before the work is read: a join that died removing it leaves it partly gone.
+            if kind.publishes, try await AttemptOutput.onFileThread({ try output.isPublished() }) {
+                return await ended(await finishPublished(kind), kind)
+            }
             if let work = kind.work {
                 let planning = if case .plan = kind { true } else { false }
                 let following = if case .follow = kind { true } else { false }
@@ -230,10 +234,34 @@ struct AttemptRun {
             await report("fail") { [lease] queue in _ = try await queue.fail(lease, error: Self.failure("publish failed", error, at: job.spec.out), retryable: true) }
             return .failed
         }
+        await removeWork(kind)
         logger.info("succeeded \(lease)")
         worker.metrics.addComposeCPU(fromReport: cpu)
         await report("succeed") { [lease] queue in _ = try await queue.succeed(lease) }
         return .succeeded
+    }
+
+    /// An earlier attempt published the output, then died before the queue heard of it (a SIGKILL between
+    /// the marker and the report): nothing is composed or published again; once this attempt confirms its
+    /// lease, what that attempt had not yet removed goes and the job succeeds.
+    private func finishPublished(_ kind: AttemptKind) async -> WorkerMetrics.Outcome {
+        if let lost = await confirmLease(progress: 100, dropping: {}) { return lost }
+        await removeWork(kind)
+        logger.info("succeeded \(lease): its output was already published by an earlier attempt")
+        await report("succeed") { [lease] queue in _ = try await queue.succeed(lease) }
+        return .succeeded
+    }
+
+    /// Removes a published composition's chunk work before the job is marked succeeded, so that a worker
+    /// killed while removing it leaves a job that is rescued, and the rescue removes the rest.
+    private func removeWork(_ kind: AttemptKind) async {
+        guard let work = kind.work else { return }
+        do {
+            try await AttemptOutput.onFileThread { try work.remove() }
+            logger.info("removed the chunks' work at \(work.description)")
+        } catch {
+            logger.warning("could not remove the chunks' work at \(work.description): \(error)")
+        }
     }
 
     /// Renews the lease before what only its holder may do (publish an output, put a chunk in place):

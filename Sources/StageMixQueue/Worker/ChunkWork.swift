@@ -2,6 +2,9 @@ public import Foundation
 import StageMixOptions
 import StageMixPublishing
 public import StageMixStorage
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Where a chunked composition's work is shared by the workers that plan it, encode its chunks and
 /// join it, on whatever machines they run (docs/chunks.md, "On the queue"): beside its output. For an
@@ -37,7 +40,7 @@ public struct ChunkWork: Sendable {
             bucket = S3Location(bucket: prefix.bucket, key: (parent.isEmpty ? "" : parent + "/") + name(last) + "/")
             client = S3Client(configuration: try configuration())
             local = FileManager.default.temporaryDirectory
-                .appendingPathComponent("stagemix-chunks-\(compositionID)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+                .appendingPathComponent("\(Self.localPrefix)\(compositionID)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         }
     }
 
@@ -62,6 +65,7 @@ public struct ChunkWork: Sendable {
 
     /// Makes the local folder; in a bucket, `run.json` is fetched into it (not for the plan, which writes it).
     func prepare(fetchingRun: Bool) throws {
+        if bucket != nil { Self.sweepLocalLeftovers() }
         try FileManager.default.createDirectory(at: local, withIntermediateDirectories: true)
         guard let bucket, let client, fetchingRun else { return }
         try download(bucket.appending(Self.runFile), to: local.appendingPathComponent(Self.runFile), client: client)
@@ -150,6 +154,21 @@ public struct ChunkWork: Sendable {
             try FileManager.default.removeItem(at: local)
         }
     }
+
+    /// Removes the local folders of works in a bucket whose worker is gone (SIGKILLed mid-attempt: nothing
+    /// else would ever remove them); a folder whose pid answers is kept, even if the pid was reused.
+    static func sweepLocalLeftovers() {
+        let folder = FileManager.default.temporaryDirectory
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where name.hasPrefix(localPrefix) {
+            let parts = name.split(separator: "-")
+            guard parts.count >= 4, let pid = pid_t(parts[parts.count - 2]), pid > 0, UInt32(parts[parts.count - 1]) != nil,
+                  kill(pid, 0) != 0 && errno == ESRCH else { continue }
+            try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+        }
+    }
+
+    /// How the local folder of a work in a bucket is named: `stagemix-chunks-<composition>-<worker pid>-<random>`.
+    static let localPrefix = "stagemix-chunks-"
 
     /// Removes this attempt's local folder (in a bucket; a shared folder stays for the other attempts).
     func removeLocal() {

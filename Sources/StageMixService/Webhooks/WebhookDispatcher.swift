@@ -60,6 +60,8 @@ public final class WebhookDispatcher: Service, Sendable {
     }
 
     func deliver(_ event: WebhookEvent, client: HTTPClient) async {
+        // Taken just after the claim: a second short of the lock's end, in this process's clock.
+        let lockEnds = ContinuousClock.now + .seconds(Self.lockSeconds - 1)
         var logger = self.logger
         logger[metadataKey: "composition"] = "\(event.compositionID)"
         logger[metadataKey: "webhook"] = "\(event.id)"
@@ -73,7 +75,7 @@ public final class WebhookDispatcher: Service, Sendable {
         }
         do {
             guard let failure = outcome else {
-                try await store.webhookDelivered(id: event.id)
+                try await recordDelivery(of: event, until: lockEnds)
                 logger.info("webhook delivered", metadata: ["type": "\(event.type)", "attempt": "\(event.attempts + 1)"])
                 return
             }
@@ -88,6 +90,19 @@ public final class WebhookDispatcher: Service, Sendable {
         } catch {
             // The lock runs out and the event is taken again: at least once, never lost.
             logger.warning("cannot record the webhook's delivery: \(String(reflecting: error))")
+        }
+    }
+
+    /// The receiver has it: recorded, tried again while the queue's database does not answer (a restart),
+    /// for as long as the event stays locked to this dispatcher, so that no dispatcher sends it again.
+    func recordDelivery(of event: WebhookEvent, until deadline: ContinuousClock.Instant) async throws {
+        while true {
+            do {
+                return try await store.webhookDelivered(id: event.id)
+            } catch {
+                if ContinuousClock.now >= deadline || Task.isCancelled { throw error }
+                try? await Task.sleep(for: .milliseconds(500))
+            }
         }
     }
 
