@@ -52,8 +52,11 @@ struct AttemptRun {
         if case .chunk(let work, let index) = kind { return await chunk(index, work: work) }
         do {
             try await renewingLease(output.prepare)
-            // Before the work is read: a join that died removing it leaves it partly gone.
-            if kind.publishes, try await AttemptOutput.onFileThread({ try output.isPublished() }) {
+            // Before the work is read: a join that died removing it leaves it partly gone. A look at the store
+            // may outlast a lease, so it renews the lease as preparing does.
+            let published = NIOLockedValueBox(false)
+            if kind.publishes { try await renewingLease { try published.withLockedValue { $0 = try output.isPublished() } } }
+            if published.withLockedValue({ $0 }) {
                 return await ended(await finishPublished(kind), kind)
             }
             if let work = kind.work {
