@@ -11,7 +11,7 @@ struct ChunkFailure: Error, CustomStringConvertible {
     /// The line compose prints for it: a full disk in the chunk's own words, which begin as compose's own
     /// do and name the file (a worker's job keeps them as its last error); anything else as the chunk's failure.
     var line: String {
-        let fullDisk = [ComposeChild.ExitStatus.noSpaceLeft, .noRoom].map(\.rawValue).contains(status)
+        let fullDisk = ComposeChild.Failure(exitStatus: ComposeChild.ExitStatus(rawValue: status))?.isFullDisk == true
         return fullDisk && !signalled && message.hasPrefix("stagemix: ") ? message : "stagemix: \(self)"
     }
 
