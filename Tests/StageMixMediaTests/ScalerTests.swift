@@ -56,17 +56,21 @@ import StageMixMedia
         }
     }
 
-    @Test func rebuildsContextOnlyWhenGeometryChanges() throws {
+    @Test(arguments: [Scaler.Path.kernel, .swscale])
+    func rebuildsItsPlanOnlyWhenGeometryChanges(path: Scaler.Path) throws {
         let source = try CanvasFrame(width: 32, height: 32)
         try source.fill(color: red)
         let frame = try source.snapshot()
         let canvas = try CanvasFrame(width: 64, height: 64)
-        let scaler = Scaler()
+        let scaler = Scaler(path: path)
+        let builds = { path == .kernel ? scaler.fitBuilds : scaler.contextBuilds }
         try scaler.scale(frame, into: canvas, rect: Rect(x: 0, y: 0, width: 16, height: 16))
         try scaler.scale(frame, into: canvas, rect: Rect(x: 32, y: 32, width: 16, height: 16))
-        #expect(scaler.contextBuilds == 1)
+        #expect(builds() == 1)
         try scaler.scale(frame, into: canvas, rect: Rect(x: 0, y: 0, width: 24, height: 24))
-        #expect(scaler.contextBuilds == 2)
+        #expect(builds() == 2)
+        #expect((path == .kernel ? scaler.contextBuilds : scaler.fitBuilds) == 0)
+        #expect(canvas.pixelRGB(x: 12, y: 12).isClose(to: red, tolerance: 3))
     }
 
     /// Same size and format: rows are copied, swscale is not involved, the pixels are exact.

@@ -96,6 +96,20 @@ public final class CanvasFrame: @unchecked Sendable {
         readYUV420PPixel(pointer, x: x, y: y, in: colourSpace)
     }
 
+    /// The samples of plane `plane` (0 luma, 1 and 2 chroma at half size) row after row, without the
+    /// rows' padding; meant for tests that compare pictures sample by sample.
+    public func planeSamples(_ plane: Int) -> [UInt8] {
+        let shift = plane == 0 ? 0 : 1
+        let w = width >> shift, h = height >> shift
+        let base = cff_frame_data(pointer, Int32(plane))!
+        let stride = Int(cff_frame_linesize(pointer, Int32(plane)))
+        var out = [UInt8](repeating: 0, count: w * h)
+        out.withUnsafeMutableBufferPointer { buffer in
+            for row in 0..<h { (buffer.baseAddress! + row * w).update(from: base + row * stride, count: w) }
+        }
+        return out
+    }
+
     /// `rect` intersected with the canvas and aligned for 4:2:0, or nil when empty.
     func clip(_ rect: Rect) -> Rect? {
         let x0 = max(0, rect.x) & ~1, y0 = max(0, rect.y) & ~1

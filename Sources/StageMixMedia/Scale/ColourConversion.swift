@@ -49,6 +49,9 @@ final class ColourConversion {
 
     deinit { chromaTerm.deallocate() }
 
+    /// The coefficients as the C kernels take them, for the fused tile fit (``TileFit``).
+    func withMatrix<R>(_ body: (UnsafePointer<smk_colour_matrix>) -> R) -> R { body(&matrix) }
+
     /// Converts `rect` (even origin and size) of a yuv420p frame in place.
     func apply(to frame: UnsafeMutablePointer<AVFrame>, rect: Rect) {
         convert(from: frame, origin: (rect.x, rect.y), to: frame, rect: rect)

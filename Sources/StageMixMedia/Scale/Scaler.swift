@@ -1,8 +1,11 @@
 internal import CFFmpeg
 
-/// Scales decoded pictures straight into a rectangle of a `CanvasFrame` with
-/// libswscale, optionally cropping the source first. Keeps one SwsContext and
-/// rebuilds it only when the source size/format or the destination size changes.
+/// Puts decoded pictures straight into a rectangle of a `CanvasFrame`, optionally cropping the source
+/// first, converted to the canvas's colour space. A yuv420p/yuvj420p picture of the rectangle's size is
+/// copied (and converted) row by row; one of another size is fitted by the fused kernel (``TileFit``).
+/// Other pixel formats (RGB, 4:2:2, 4:4:4, 10-bit, NV12: seen only in imported or hostile media) go
+/// through libswscale's general path, then ``ColourConversion``; its SwsContext is kept and rebuilt
+/// only when the source size/format or the destination size changes.
 public final class Scaler: @unchecked Sendable {
     private struct Key: Equatable {
         var srcWidth: Int, srcHeight: Int, srcFormat: Int32, dstWidth: Int, dstHeight: Int
@@ -12,7 +15,18 @@ public final class Scaler: @unchecked Sendable {
     private var context: OpaquePointer?
     private var key: Key?
 
-    public init() {}
+    /// How pictures of another size than their rectangle are fitted.
+    public enum Path: Sendable {
+        /// The fused kernel where it applies (yuv420p, yuvj420p), swscale elsewhere.
+        case kernel
+        /// The same with the kernel's plain C rows even on an AVX2 CPU (tests compare the two).
+        case portableKernel
+        /// swscale's `SWS_AREA` and ``ColourConversion`` afterwards: what the kernel is checked against.
+        case swscale
+    }
+    private let path: Path
+
+    public init(path: Path = .kernel) { self.path = path }
 
     deinit { sws_freeContext(context) }
 
@@ -30,17 +44,28 @@ public final class Scaler: @unchecked Sendable {
         let crop = try Self.validCrop(sourceCrop, frame: frame)
         try canvas.makeWritable()
         let colour = frame.colourSpace
-        if crop.width == dst.width, crop.height == dst.height,
-           frame.pixelFormat == .yuv420p || frame.pixelFormat == PixelFormat(AV_PIX_FMT_YUVJ420P) {
-            if let conversion = conversion(from: colour, to: canvas.colourSpace) {
-                // Copied and converted in one pass over the pixels.
-                conversion.convert(from: frame.pointer, origin: (crop.x, crop.y), to: canvas.pointer, rect: dst)
-                conversions += 1
-            } else {
-                try Self.copyPlanes(frame, crop: crop, into: canvas, at: dst)
+        if TileFit.accepts(frame.pixelFormat) {
+            let conversion = conversion(from: colour, to: canvas.colourSpace)
+            let sameSize = crop.width == dst.width && crop.height == dst.height
+            if sameSize {
+                if let conversion {
+                    // Copied and converted in one pass over the pixels.
+                    conversion.convert(from: frame.pointer, origin: (crop.x, crop.y), to: canvas.pointer, rect: dst)
+                } else {
+                    try Self.copyPlanes(frame, crop: crop, into: canvas, at: dst)
+                }
+                copies += 1
+                if conversion != nil { conversions += 1 }
+                return
             }
-            copies += 1
-            return
+            if path != .swscale {
+                // Scaled and converted in one pass, straight into the canvas (no swscale, no margin to save).
+                try tileFit(from: crop, to: dst).fit(frame.pointer, origin: (crop.x, crop.y), into: canvas.pointer, rect: dst,
+                                                     conversion: conversion, portable: path == .portableKernel)
+                fits += 1
+                if conversion != nil { conversions += 1 }
+                return
+            }
         }
         let sws = try context(for: Key(srcWidth: crop.width, srcHeight: crop.height, srcFormat: frame.pixelFormat.raw,
                                        dstWidth: dst.width, dstHeight: dst.height, srcColour: colour))
@@ -56,6 +81,21 @@ public final class Scaler: @unchecked Sendable {
     }
 
     private var conversion: ColourConversion?
+    private var fitter: TileFit?
+
+    /// The fused kernel's plan for this crop and tile size, kept while they stay the same.
+    private func tileFit(from crop: Rect, to dst: Rect) throws(MediaError) -> TileFit {
+        if let fitter, fitter.sourceWidth == crop.width, fitter.sourceHeight == crop.height,
+           fitter.width == dst.width, fitter.height == dst.height { return fitter }
+        let made = try TileFit(sourceWidth: crop.width, sourceHeight: crop.height, width: dst.width, height: dst.height)
+        fitter = made
+        fitBuilds += 1
+        return made
+    }
+
+    /// How many pictures the fused kernel scaled into the canvas, and how many plans it made for them.
+    public private(set) var fits = 0
+    public private(set) var fitBuilds = 0
 
     /// Pictures not in the canvas's colour space (BT.601 cameras and all VP8, full-range JPEG-style
     /// H.264) are converted where they landed; a BT.709 limited picture is left as it is.
@@ -117,9 +157,8 @@ public final class Scaler: @unchecked Sendable {
         sws_freeContext(context)
         context = nil
         let sameSize = newKey.srcWidth == newKey.dstWidth && newKey.srcHeight == newKey.dstHeight
-        // Area averaging only pays where a plain bilinear would skip source pixels (shrinking past half).
-        let shrinkingPastHalf = newKey.dstWidth * 2 < newKey.srcWidth || newKey.dstHeight * 2 < newKey.srcHeight
-        let flags = sameSize ? SWS_POINT : (shrinkingPastHalf ? SWS_AREA : SWS_BILINEAR)
+        // The kernel's filters: area averaging on an axis that shrinks, bilinear on one that grows.
+        let flags = sameSize ? SWS_POINT : SWS_AREA
         guard let c = sws_getContext(Int32(newKey.srcWidth), Int32(newKey.srcHeight), AVPixelFormat(rawValue: newKey.srcFormat),
                                      Int32(newKey.dstWidth), Int32(newKey.dstHeight), AV_PIX_FMT_YUV420P,
                                      flags, nil, nil, nil) else {
