@@ -8,35 +8,58 @@
 #include <immintrin.h>
 #endif
 
-/* A picture fitted to a tile in one pass per output row: the source rows the output row needs are
- * combined vertically into a row of 16-bit values (Q7: the sample times 128), that row is resampled
- * horizontally straight into the tile's row of the canvas, and the canvas row is converted to the
- * canvas's colour space while it is still in the L1 cache. No intermediate picture exists.
+/* A picture fitted to a tile in one pass per output row, with no picture in between: the source
+ * rows an output row needs are resampled across into 16-bit values (Q8: the sample times 256; each
+ * source row once per picture, kept in a small ring while later output rows need it), combined down
+ * straight into the tile's row of the canvas, and that row is converted to the canvas's colour space
+ * while it is still in the L1 cache. swscale's order (across, then down), without its general path.
  *
  * Filters, per axis, as swscale computes SWS_AREA's (centre-aligned samples, chroma sited as
  * swscale's default places it for 4:2:0, in the middle of its 2x2 block, so both planes use the
  * same mapping in their own sample counts): shrinking, each output sample is the average of the
  * source area it covers (a box of width n/m, the partly covered samples at its ends weighted by how
  * much of them it covers); growing, bilinear between the two nearest source samples, edges repeated.
- * Weights are Q14 and sum exactly to 1 << 14 per output sample. */
+ *
+ * Arithmetic, the same in the AVX2 and the plain C rows, so they agree to the bit: weights are Q16
+ * (sum 65536, a weight of exactly 1 kept as 65535) and every product is (a * w) >> 16 on unsigned
+ * 16-bit values, what one AVX2 instruction does to 16 samples (vpmulhuw); sums stay below 65536.
+ *
+ * Across, a group of 16 output samples is made from two 16-byte loads of the source row (one per
+ * 8 samples, one per 128-bit lane) and, per tap, one byte shuffle that puts each sample's tap in
+ * the high byte of its 16-bit lane (the sample times 256), one multiply and one add. That needs
+ * every 8 neighbouring samples' windows inside 16 bytes: at most 4 taps, shrinking at most about
+ * 1.7:1 across. Down, any number of rows, one multiply and add per row per 16 samples. A fit
+ * outside that (shrinking further across: a 1080p ladder's 360p rendition, thumbnails) is refused
+ * (smk_fit_create returns NULL) and left to swscale, which has a path for it. */
 
-enum { Q = 14, Q_ROW = 7, LANES = 8 };
+enum { Q = 16, GROUP = 16, HALF = 8, WINDOW = 16, MAX_ACROSS = 4, MAX_DOWN = 64 };
 
 typedef struct {
-    int taps;    /* non-zero weights at most, per output sample */
-    int stride;  /* taps rounded up to LANES: the weights of sample i are w[i * stride ...] */
-    int32_t *pos;
-    int16_t *w;
+    int taps;     /* non-zero weights at most, per output sample */
+    int32_t *pos; /* the first source sample of each output sample's window */
+    uint16_t *w;  /* taps weights per output sample */
 } axis_filter;
+
+/* GROUP output samples made from two windows of the source row: shuffles and weights per tap. */
+typedef struct {
+    int32_t base[2];                    /* where samples 0-7's window and 8-15's start */
+    uint8_t shuffle[MAX_ACROSS][32];    /* per tap: per sample, the byte pair (0x80, offset) */
+    uint16_t w[MAX_ACROSS][GROUP];      /* per tap: the 16 samples' weights */
+} row_group;
 
 typedef struct {
     int src_w, src_h, dst_w, dst_h;
     axis_filter h, v;
+    row_group *groups; /* ceil(dst_w / GROUP) */
+    /* The resampled source rows the current output row needs (Q8, dst_w each), a ring of v.taps
+     * rows: source row j sits in slot j % v.taps. */
+    uint16_t *ring;
+    int ring_stride;
+    int32_t *ring_row;
 } plane_fit;
 
 struct smk_fit {
-    plane_fit plane[2]; /* luma, chroma */
-    int16_t *row;       /* one vertically combined source row, padded for whole-vector reads */
+    plane_fit plane[3]; /* luma, Cb, Cr: each with its own ring */
     int16_t *term;      /* the chroma's share of luma, for the colour conversion */
 };
 
@@ -45,7 +68,7 @@ static void axis_free(axis_filter *a) {
     free(a->w);
 }
 
-/* Weights of output sample i as doubles into `out` (length n_src), returns the first index. */
+/* Weights of output sample i as doubles into `out`; returns the first source index. */
 static int axis_weights(int n_src, int n_dst, int i, double *out, int *count) {
     if (n_dst >= n_src) {
         if (n_src == 1) { out[0] = 1; *count = 1; return 0; }
@@ -71,47 +94,101 @@ static int axis_weights(int n_src, int n_dst, int i, double *out, int *count) {
     return first;
 }
 
-static int axis_make(axis_filter *a, int n_src, int n_dst) {
+static int axis_make(axis_filter *a, int n_src, int n_dst, int max_taps) {
     memset(a, 0, sizeof *a);
-    double *tmp = malloc(sizeof(double) * (size_t)(n_src + 2));
-    if (!tmp) return -1;
+    /* An area window covers at most ceil(n/m) + 1 samples; wider than allowed is refused before allocating. */
+    if (n_dst < n_src && n_src / n_dst + 2 > max_taps + 1) return -1;
+    double tmp[MAX_DOWN + 2];
     int taps = 1;
     for (int i = 0; i < n_dst; i++) {
         int count;
         axis_weights(n_src, n_dst, i, tmp, &count);
         if (count > taps) taps = count;
     }
+    if (taps > max_taps) return -1;
     a->taps = taps;
-    a->stride = (taps + LANES - 1) / LANES * LANES;
     a->pos = malloc(sizeof(int32_t) * (size_t)n_dst);
-    a->w = calloc((size_t)n_dst * (size_t)a->stride, sizeof(int16_t));
-    if (!a->pos || !a->w) { free(tmp); axis_free(a); return -1; }
+    a->w = calloc((size_t)n_dst * (size_t)taps, sizeof(uint16_t));
+    if (!a->pos || !a->w) { axis_free(a); return -1; }
     for (int i = 0; i < n_dst; i++) {
         int count;
         int first = axis_weights(n_src, n_dst, i, tmp, &count);
         /* The window of `taps` samples stays inside the source: one that would pass its end starts
          * earlier, its weights moved along with it. */
         int start = first + taps > n_src ? n_src - taps : first;
-        int16_t *w = a->w + (size_t)i * (size_t)a->stride;
+        int32_t q[MAX_DOWN + 2] = {0};
         int sum = 0, largest = 0;
         for (int k = 0; k < count; k++) {
             int slot = first - start + k;
-            int q = (int)lrint(tmp[k] * (1 << Q));
-            w[slot] = (int16_t)q;
-            sum += q;
-            if (w[slot] > w[largest]) largest = slot;
+            q[slot] = (int32_t)lrint(tmp[k] * (1 << Q));
+            sum += q[slot];
+            if (q[slot] > q[largest]) largest = slot;
         }
-        w[largest] = (int16_t)(w[largest] + ((1 << Q) - sum));
+        q[largest] += (1 << Q) - sum;
+        for (int k = 0; k < taps; k++) {
+            a->w[(size_t)i * (size_t)taps + (size_t)k] = (uint16_t)(q[k] > 65535 ? 65535 : (q[k] < 0 ? 0 : q[k]));
+        }
         a->pos[i] = start;
     }
-    free(tmp);
     return 0;
 }
 
+/* Each group's windows, shuffles and weights; -1 when a group's samples do not fit their windows. */
+static int groups_make(plane_fit *p) {
+    const axis_filter *h = &p->h;
+    if (p->src_w < WINDOW) return -1;
+    int count = (p->dst_w + GROUP - 1) / GROUP;
+    p->groups = calloc((size_t)count, sizeof(row_group));
+    if (!p->groups) return -1;
+    for (int g = 0; g < count; g++) {
+        row_group *group = &p->groups[g];
+        for (int half = 0; half < 2; half++) {
+            int first = g * GROUP + half * HALF;
+            int base = first < p->dst_w ? h->pos[first] : 0;
+            if (base + WINDOW > p->src_w) base = p->src_w - WINDOW;
+            group->base[half] = base;
+            for (int j = 0; j < HALF; j++) {
+                int i = first + j, lane = half * HALF + j;
+                for (int k = 0; k < MAX_ACROSS; k++) {
+                    int offset = 0;
+                    uint16_t weight = 0;
+                    if (i < p->dst_w && k < h->taps) {
+                        offset = h->pos[i] + k - base;
+                        weight = h->w[(size_t)i * (size_t)h->taps + (size_t)k];
+                        if (offset < 0 || offset >= WINDOW) return -1;
+                    }
+                    /* Little-endian 16-bit lane: low byte zero (0x80 clears it), high byte the sample. */
+                    group->shuffle[k][2 * lane] = 0x80;
+                    group->shuffle[k][2 * lane + 1] = (uint8_t)offset;
+                    group->w[k][lane] = weight;
+                }
+            }
+        }
+    }
+    return 0;
+}
+
+static void plane_free(plane_fit *p) {
+    axis_free(&p->h);
+    axis_free(&p->v);
+    free(p->groups);
+    free(p->ring);
+    free(p->ring_row);
+}
+
 static int plane_make(plane_fit *p, int src_w, int src_h, int dst_w, int dst_h) {
+    memset(p, 0, sizeof *p);
     p->src_w = src_w; p->src_h = src_h; p->dst_w = dst_w; p->dst_h = dst_h;
-    if (axis_make(&p->h, src_w, dst_w) != 0) return -1;
-    if (axis_make(&p->v, src_h, dst_h) != 0) { axis_free(&p->h); return -1; }
+    /* Rows are written a whole group at a time: room for one past the end. */
+    p->ring_stride = (dst_w + GROUP + 15) / 16 * 16;
+    if (axis_make(&p->h, src_w, dst_w, MAX_ACROSS) != 0 || axis_make(&p->v, src_h, dst_h, MAX_DOWN) != 0
+        || groups_make(p) != 0) {
+        plane_free(p);
+        return -1;
+    }
+    p->ring = calloc((size_t)p->v.taps * (size_t)p->ring_stride, sizeof(uint16_t));
+    p->ring_row = malloc(sizeof(int32_t) * (size_t)p->v.taps);
+    if (!p->ring || !p->ring_row) { plane_free(p); return -1; }
     return 0;
 }
 
@@ -120,22 +197,26 @@ smk_fit *smk_fit_create(int src_w, int src_h, int dst_w, int dst_h) {
     if (src_w > 16384 || src_h > 16384 || dst_w > 16384 || dst_h > 16384) return NULL;
     smk_fit *fit = calloc(1, sizeof *fit);
     if (!fit) return NULL;
-    if (plane_make(&fit->plane[0], src_w, src_h, dst_w, dst_h) != 0) { free(fit); return NULL; }
-    if (plane_make(&fit->plane[1], (src_w + 1) / 2, (src_h + 1) / 2, dst_w / 2, dst_h / 2) != 0) {
-        axis_free(&fit->plane[0].h); axis_free(&fit->plane[0].v); free(fit); return NULL;
+    int made = 0;
+    while (made < 3) {
+        int chroma = made > 0;
+        if (plane_make(&fit->plane[made], chroma ? (src_w + 1) / 2 : src_w, chroma ? (src_h + 1) / 2 : src_h,
+                       dst_w >> chroma, dst_h >> chroma) != 0) break;
+        made++;
     }
-    /* Whole-vector reads of a window may pass the row's end by up to a stride's worth of samples. */
-    int pad = fit->plane[0].h.stride > fit->plane[1].h.stride ? fit->plane[0].h.stride : fit->plane[1].h.stride;
-    fit->row = calloc((size_t)src_w + (size_t)pad + 32, sizeof(int16_t));
     fit->term = malloc(sizeof(int16_t) * (size_t)dst_w);
-    if (!fit->row || !fit->term) { smk_fit_free(fit); return NULL; }
+    if (made < 3 || !fit->term) {
+        for (int p = 0; p < made; p++) plane_free(&fit->plane[p]);
+        free(fit->term);
+        free(fit);
+        return NULL;
+    }
     return fit;
 }
 
 void smk_fit_free(smk_fit *fit) {
     if (!fit) return;
-    for (int p = 0; p < 2; p++) { axis_free(&fit->plane[p].h); axis_free(&fit->plane[p].v); }
-    free(fit->row);
+    for (int p = 0; p < 3; p++) plane_free(&fit->plane[p]);
     free(fit->term);
     free(fit);
 }
@@ -145,114 +226,106 @@ int smk_fit_taps(const smk_fit *fit, int chroma, int vertical) {
     return vertical ? p->v.taps : p->h.taps;
 }
 
-/* ---- portable rows ---- */
+/* ---- plain C rows: the reference the AVX2 rows are tested against, and the rows on other CPUs ---- */
 
-static void vertical_portable(const uint8_t *src, int stride, const axis_filter *v, int i, int width, int16_t *row) {
-    const uint8_t *base = src + (size_t)v->pos[i] * (size_t)stride;
-    const int16_t *w = v->w + (size_t)i * (size_t)v->stride;
-    for (int x = 0; x < width; x++) {
-        int32_t acc = 0;
-        for (int k = 0; k < v->taps; k++) acc += (int32_t)w[k] * base[(size_t)k * (size_t)stride + (size_t)x];
-        row[x] = (int16_t)((acc + (1 << (Q_ROW - 1))) >> Q_ROW);
+static inline uint16_t mulhu(uint16_t a, uint16_t b) { return (uint16_t)(((uint32_t)a * b) >> 16); }
+
+static void across_portable(const uint8_t *src, const plane_fit *p, uint16_t *out) {
+    const axis_filter *h = &p->h;
+    for (int i = 0; i < p->dst_w; i++) {
+        const uint16_t *w = h->w + (size_t)i * (size_t)h->taps;
+        const uint8_t *s = src + h->pos[i];
+        uint16_t acc = 0;
+        for (int k = 0; k < h->taps; k++) acc = (uint16_t)(acc + mulhu((uint16_t)(s[k] << 8), w[k]));
+        out[i] = acc;
     }
 }
 
-static void horizontal_portable(const int16_t *row, const axis_filter *h, int from, int width, uint8_t *out) {
-    for (int i = from; i < width; i++) {
-        const int16_t *w = h->w + (size_t)i * (size_t)h->stride;
-        const int16_t *s = row + h->pos[i];
-        int32_t acc = 1 << (Q + Q_ROW - 1);
-        for (int k = 0; k < h->taps; k++) acc += (int32_t)w[k] * s[k];
-        acc >>= Q + Q_ROW;
-        out[i] = (uint8_t)(acc < 0 ? 0 : (acc > 255 ? 255 : acc));
+/* Q8 to a byte, rounded (what the vector rows do with a saturating add and a shift). */
+static inline uint8_t q8_byte(uint16_t acc) {
+    uint32_t rounded = (uint32_t)acc + 128;
+    if (rounded > 65535) rounded = 65535;
+    rounded >>= 8;
+    return (uint8_t)(rounded > 255 ? 255 : rounded);
+}
+
+static void down_portable(const uint16_t *const *rows, const uint16_t *w, int taps, int from, int width, uint8_t *out) {
+    for (int x = from; x < width; x++) {
+        uint16_t acc = 0;
+        for (int k = 0; k < taps; k++) acc = (uint16_t)(acc + mulhu(rows[k][x], w[k]));
+        out[x] = q8_byte(acc);
     }
 }
 
 /* ---- AVX2 rows ---- */
 
 #if defined(__x86_64__)
+/* One group's 16 samples, with the tap count a constant so the taps unroll. */
+__attribute__((target("avx2"), always_inline))
+static inline __m256i across_group(const uint8_t *src, const row_group *group, const int taps) {
+    __m256i window = _mm256_inserti128_si256(
+        _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(src + group->base[0]))),
+        _mm_loadu_si128((const __m128i *)(src + group->base[1])), 1);
+    __m256i acc = _mm256_mulhi_epu16(_mm256_shuffle_epi8(window, _mm256_loadu_si256((const __m256i *)group->shuffle[0])),
+                                     _mm256_loadu_si256((const __m256i *)group->w[0]));
+    for (int k = 1; k < taps; k++) {
+        __m256i samples = _mm256_shuffle_epi8(window, _mm256_loadu_si256((const __m256i *)group->shuffle[k]));
+        acc = _mm256_add_epi16(acc, _mm256_mulhi_epu16(samples, _mm256_loadu_si256((const __m256i *)group->w[k])));
+    }
+    return acc;
+}
+
+#define ACROSS_TAPS(n)                                                                            \
+    __attribute__((target("avx2")))                                                               \
+    static void across_avx2_##n(const uint8_t *src, const plane_fit *p, uint16_t *out) {          \
+        const int groups = (p->dst_w + GROUP - 1) / GROUP;                                        \
+        for (int g = 0; g < groups; g++)                                                          \
+            _mm256_storeu_si256((__m256i *)(out + g * GROUP), across_group(src, &p->groups[g], n)); \
+    }
+ACROSS_TAPS(1)
+ACROSS_TAPS(2)
+ACROSS_TAPS(3)
+ACROSS_TAPS(4)
+
+static void across_avx2(const uint8_t *src, const plane_fit *p, uint16_t *out) {
+    switch (p->h.taps) {
+    case 1: across_avx2_1(src, p, out); break;
+    case 2: across_avx2_2(src, p, out); break;
+    case 3: across_avx2_3(src, p, out); break;
+    default: across_avx2_4(src, p, out); break;
+    }
+}
+
 __attribute__((target("avx2")))
-static void vertical_avx2(const uint8_t *src, int stride, const axis_filter *v, int i, int width, int16_t *row) {
-    const uint8_t *base = src + (size_t)v->pos[i] * (size_t)stride;
-    const int16_t *w = v->w + (size_t)i * (size_t)v->stride;
-    const __m256i round = _mm256_set1_epi32(1 << (Q_ROW - 1));
+static void down_avx2(const uint16_t *const *rows, const uint16_t *w, int taps, int width, uint8_t *out) {
+    const __m256i half = _mm256_set1_epi16(128);
     int x = 0;
+    for (; x + 32 <= width; x += 32) {
+        __m256i a = _mm256_setzero_si256(), b = a;
+        for (int k = 0; k < taps; k++) {
+            __m256i weight = _mm256_set1_epi16((short)w[k]);
+            a = _mm256_add_epi16(a, _mm256_mulhi_epu16(_mm256_loadu_si256((const __m256i *)(rows[k] + x)), weight));
+            b = _mm256_add_epi16(b, _mm256_mulhi_epu16(_mm256_loadu_si256((const __m256i *)(rows[k] + x + 16)), weight));
+        }
+        a = _mm256_srli_epi16(_mm256_adds_epu16(a, half), 8);
+        b = _mm256_srli_epi16(_mm256_adds_epu16(b, half), 8);
+        /* Packing works per 128-bit lane: the quarters are put back in order. */
+        _mm256_storeu_si256((__m256i *)(out + x), _mm256_permute4x64_epi64(_mm256_packus_epi16(a, b), 0xD8));
+    }
     for (; x + 16 <= width; x += 16) {
-        __m256i lo = round, hi = round;
-        /* Two source rows at a time: their bytes interleaved as 16-bit pairs, multiplied by the pair of
-         * weights and summed in one instruction. An odd last row pairs with itself at weight 0. */
-        for (int k = 0; k < v->taps; k += 2) {
-            int k2 = k + 1 < v->taps ? k + 1 : k;
-            int16_t w2 = k + 1 < v->taps ? w[k + 1] : 0;
-            __m128i a = _mm_loadu_si128((const __m128i *)(base + (size_t)k * (size_t)stride + (size_t)x));
-            __m128i b = _mm_loadu_si128((const __m128i *)(base + (size_t)k2 * (size_t)stride + (size_t)x));
-            __m256i pair = _mm256_set1_epi32((int32_t)(((uint32_t)(uint16_t)w2 << 16) | (uint16_t)w[k]));
-            lo = _mm256_add_epi32(lo, _mm256_madd_epi16(_mm256_cvtepu8_epi16(_mm_unpacklo_epi8(a, b)), pair));
-            hi = _mm256_add_epi32(hi, _mm256_madd_epi16(_mm256_cvtepu8_epi16(_mm_unpackhi_epi8(a, b)), pair));
+        __m256i a = _mm256_setzero_si256();
+        for (int k = 0; k < taps; k++) {
+            a = _mm256_add_epi16(a, _mm256_mulhi_epu16(_mm256_loadu_si256((const __m256i *)(rows[k] + x)), _mm256_set1_epi16((short)w[k])));
         }
-        /* lo holds samples x..x+7, hi x+8..x+15; packing works per 128-bit lane, so the quarters are put back in order. */
-        __m256i packed = _mm256_packs_epi32(_mm256_srai_epi32(lo, Q_ROW), _mm256_srai_epi32(hi, Q_ROW));
-        _mm256_storeu_si256((__m256i *)(row + x), _mm256_permute4x64_epi64(packed, 0xD8));
+        a = _mm256_srli_epi16(_mm256_adds_epu16(a, half), 8);
+        __m256i bytes = _mm256_permute4x64_epi64(_mm256_packus_epi16(a, a), 0xD8);
+        _mm_storeu_si128((__m128i *)(out + x), _mm256_castsi256_si128(bytes));
     }
-    for (; x < width; x++) {
-        int32_t acc = 0;
-        for (int k = 0; k < v->taps; k++) acc += (int32_t)w[k] * base[(size_t)k * (size_t)stride + (size_t)x];
-        row[x] = (int16_t)((acc + (1 << (Q_ROW - 1))) >> Q_ROW);
-    }
-}
-
-/* Two output samples' windows (8 values each, from their own positions) times their weights: 8 sums of pairs. */
-__attribute__((target("avx2")))
-static inline __m256i window_pair(const int16_t *row, const axis_filter *h, int i, int chunk) {
-    const int16_t *w = h->w + (size_t)i * (size_t)h->stride + chunk;
-    __m256i s = _mm256_inserti128_si256(
-        _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(row + h->pos[i] + chunk))),
-        _mm_loadu_si128((const __m128i *)(row + h->pos[i + 1] + chunk)), 1);
-    __m256i ws = _mm256_inserti128_si256(
-        _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)w)),
-        _mm_loadu_si128((const __m128i *)(w + h->stride)), 1);
-    return _mm256_madd_epi16(s, ws);
-}
-
-__attribute__((target("avx2")))
-static void horizontal_avx2(const int16_t *row, const axis_filter *h, int width, uint8_t *out) {
-    const __m256i round = _mm256_set1_epi32(1 << (Q + Q_ROW - 1));
-    const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
-    int i = 0;
-    for (; i + 8 <= width; i += 8) {
-        __m256i p0 = _mm256_setzero_si256(), p1 = p0, p2 = p0, p3 = p0;
-        for (int c = 0; c < h->stride; c += LANES) {
-            p0 = _mm256_add_epi32(p0, window_pair(row, h, i, c));
-            p1 = _mm256_add_epi32(p1, window_pair(row, h, i + 2, c));
-            p2 = _mm256_add_epi32(p2, window_pair(row, h, i + 4, c));
-            p3 = _mm256_add_epi32(p3, window_pair(row, h, i + 6, c));
-        }
-        /* Each 128-bit lane of p0 is one sample's four partial sums (i, then i+1); two rounds of pairwise
-         * adds leave samples i, i+2, i+4, i+6 in the low lane and i+1, i+3, i+5, i+7 in the high one. */
-        __m256i s = _mm256_hadd_epi32(_mm256_hadd_epi32(p0, p1), _mm256_hadd_epi32(p2, p3));
-        s = _mm256_srai_epi32(_mm256_add_epi32(s, round), Q + Q_ROW);
-        s = _mm256_permutevar8x32_epi32(s, order);
-        __m128i words = _mm_packs_epi32(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
-        _mm_storel_epi64((__m128i *)(out + i), _mm_packus_epi16(words, words));
-    }
-    horizontal_portable(row, h, i, width, out);
+    down_portable(rows, w, taps, x, width, out);
 }
 
 static int has_avx2(void) { return __builtin_cpu_supports("avx2"); }
 #endif
-
-static void plane_row(const smk_fit *fit, const plane_fit *p, const uint8_t *src, int src_stride, int i, uint8_t *out, int avx2) {
-#if defined(__x86_64__)
-    if (avx2) {
-        vertical_avx2(src, src_stride, &p->v, i, p->src_w, fit->row);
-        horizontal_avx2(fit->row, &p->h, p->dst_w, out);
-        return;
-    }
-#endif
-    (void)avx2;
-    vertical_portable(src, src_stride, &p->v, i, p->src_w, fit->row);
-    horizontal_portable(fit->row, &p->h, 0, p->dst_w, out);
-}
 
 int smk_fit_uses_avx2(void) {
 #if defined(__x86_64__)
@@ -262,20 +335,50 @@ int smk_fit_uses_avx2(void) {
 #endif
 }
 
-void smk_fit_picture(const smk_fit *fit, const uint8_t *const src[3], const int src_stride[3],
+/* Output row i of plane p: the source rows it needs resampled across (each once per picture, kept in
+ * the ring while later output rows need it), then combined down into `out`. */
+static void plane_row(plane_fit *p, const uint8_t *src, int src_stride, int i, uint8_t *out, int avx2) {
+    const axis_filter *v = &p->v;
+    const uint16_t *rows[MAX_DOWN];
+    for (int k = 0; k < v->taps; k++) {
+        int j = v->pos[i] + k, slot = j % v->taps;
+        uint16_t *row = p->ring + (size_t)slot * (size_t)p->ring_stride;
+        if (p->ring_row[slot] != j) {
+            const uint8_t *line = src + (size_t)j * (size_t)src_stride;
+#if defined(__x86_64__)
+            if (avx2) across_avx2(line, p, row); else
+#endif
+            across_portable(line, p, row);
+            p->ring_row[slot] = j;
+        }
+        rows[k] = row;
+    }
+    const uint16_t *w = v->w + (size_t)i * (size_t)v->taps;
+#if defined(__x86_64__)
+    if (avx2) { down_avx2(rows, w, v->taps, p->dst_w, out); return; }
+#endif
+    (void)avx2;
+    down_portable(rows, w, v->taps, 0, p->dst_w, out);
+}
+
+void smk_fit_picture(smk_fit *fit, const uint8_t *const src[3], const int src_stride[3],
                      uint8_t *const dst[3], const int dst_stride[3], const smk_colour_matrix *m, int portable) {
     int avx2 = !portable && smk_fit_uses_avx2();
-    const plane_fit *luma = &fit->plane[0], *chroma = &fit->plane[1];
-    for (int cy = 0; cy < chroma->dst_h; cy++) {
+    plane_fit *luma = &fit->plane[0], *cb = &fit->plane[1], *cr = &fit->plane[2];
+    for (int p = 0; p < 3; p++) {
+        for (int k = 0; k < fit->plane[p].v.taps; k++) fit->plane[p].ring_row[k] = -1;
+    }
+    /* A chroma row, converted, then the two luma rows that share it, converted with its share of luma. */
+    for (int cy = 0; cy < cb->dst_h; cy++) {
         uint8_t *u = dst[1] + (size_t)cy * (size_t)dst_stride[1];
         uint8_t *v = dst[2] + (size_t)cy * (size_t)dst_stride[2];
-        plane_row(fit, chroma, src[1], src_stride[1], cy, u, avx2);
-        plane_row(fit, chroma, src[2], src_stride[2], cy, v, avx2);
-        if (m) smk_convert_chroma_row(u, v, u, v, fit->term, chroma->dst_w, m);
+        plane_row(cb, src[1], src_stride[1], cy, u, avx2);
+        plane_row(cr, src[2], src_stride[2], cy, v, avx2);
+        if (m) smk_convert_chroma_row(u, v, u, v, fit->term, cb->dst_w, m);
         for (int r = 0; r < 2; r++) {
             int y = 2 * cy + r;
             uint8_t *out = dst[0] + (size_t)y * (size_t)dst_stride[0];
-            plane_row(fit, luma, src[0], src_stride[0], y, out, avx2);
+            plane_row(luma, src[0], src_stride[0], y, out, avx2);
             if (m) smk_convert_luma_row(out, out, fit->term, luma->dst_w, m);
         }
     }

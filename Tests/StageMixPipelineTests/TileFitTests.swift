@@ -173,10 +173,16 @@ struct TileFitTests {
         let pictures = Pictures()
         var worst = (psnr: Double.infinity, fit: "")
         let fits = Self.layoutFits()
+        var kernelFits = 0
         for fit in fits {
             let frame = try pictures.picture(fit.picture, encoding: encoding)
             let (kernel, scaler) = try Self.fitted(frame, fit, path: .kernel)
-            #expect(scaler.fits == 1 && scaler.contextBuilds == 0, "\(fit): the kernel, not swscale")
+            // The kernel takes a fit unless it shrinks more than about 1.7:1 across; swscale takes the rest.
+            let across = Double(fit.crop?.width ?? fit.picture.width) / Double(fit.destination.width)
+            #expect(scaler.fits + scaler.contextBuilds == 1)
+            if across <= 1.7 { #expect(scaler.fits == 1, "\(fit): the kernel, not swscale") }
+            if across > 4 { #expect(scaler.contextBuilds == 1, "\(fit): swscale, not the kernel") }
+            kernelFits += scaler.fits
             let (reference, swscale) = try Self.fitted(frame, fit, path: .swscale)
             #expect(swscale.fits == 0 && swscale.contextBuilds == 1)
             let plain = try Self.fitted(frame, fit, path: .portableKernel).canvas
@@ -193,10 +199,14 @@ struct TileFitTests {
                 #expect(psnr > 45, "\(Pictures.encodings[encoding].name), \(fit), plane \(plane): PSNR \(psnr) dB against swscale")
                 // Exact geometry: every sample outside the tile is what it was.
                 #expect(Self.sameOutside(ours, before, rowWidth: rowWidth, rect: rect), "\(fit), plane \(plane): written outside the tile")
-                #expect(plain.planeSamples(plane) == ours, "\(fit), plane \(plane): the plain C rows differ from the AVX2 ones")
+                if scaler.fits == 1 {
+                    #expect(plain.planeSamples(plane) == ours, "\(fit), plane \(plane): the plain C rows differ from the AVX2 ones")
+                } else {
+                    #expect(theirs == ours, "\(fit), plane \(plane): refused by the kernel, yet not swscale's")
+                }
             }
         }
-        print("tile fit, \(Pictures.encodings[encoding].name), \(fits.count) fits: lowest PSNR against swscale \(worst.psnr) dB (\(worst.fit))")
+        print("tile fit, \(Pictures.encodings[encoding].name), \(fits.count) fits (\(kernelFits) by the kernel): lowest PSNR against swscale \(worst.psnr) dB (\(worst.fit))")
     }
 
     /// A ladder's smaller renditions are the 1080p composite shrunk by the same kernel (no conversion):

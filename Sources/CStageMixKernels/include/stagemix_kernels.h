@@ -27,7 +27,8 @@ void smk_convert_luma_row(const uint8_t *y, uint8_t *y_out, const int16_t *term,
 
 /* A plan for fitting a 4:2:0 picture of src_w x src_h into dst_w x dst_h (even sizes) in one pass
  * per output row: area averaging where an axis shrinks, bilinear where it grows, the filters and
- * their windows computed once (tile_fit.c). NULL for sizes out of range or without memory. */
+ * their windows computed once (tile_fit.c). NULL for sizes out of range (shrinking past 64:1 too) or
+ * without memory. */
 typedef struct smk_fit smk_fit;
 smk_fit *smk_fit_create(int src_w, int src_h, int dst_w, int dst_h);
 void smk_fit_free(smk_fit *fit);
@@ -35,7 +36,7 @@ void smk_fit_free(smk_fit *fit);
 /* Writes the fitted picture into dst's planes (the tile's origin in each plane, and its strides),
  * converting each row with `m` (NULL: values kept) while it is in the cache. `portable`: the plain C
  * rows even where AVX2 is there (tests compare the two). Nothing outside the tile is written. */
-void smk_fit_picture(const smk_fit *fit, const uint8_t *const src[3], const int src_stride[3],
+void smk_fit_picture(smk_fit *fit, const uint8_t *const src[3], const int src_stride[3],
                      uint8_t *const dst[3], const int dst_stride[3], const smk_colour_matrix *m, int portable);
 
 /* Non-zero weights per output sample at most, on one axis of one plane (tests, reports). */

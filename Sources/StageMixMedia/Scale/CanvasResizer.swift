@@ -3,9 +3,9 @@ internal import CFFmpeg
 /// Resizes whole canvases to one other size, for the smaller renditions of a ladder: the composite is
 /// made once, at the largest size, and each smaller rendition is scaled from it. Values stay as they are
 /// (the same colour space in and out); the output canvas and the scaler are made once and reused.
-/// Shrinking is the fused kernel's area averaging (``TileFit``, what swscale's `SWS_AREA` computes, in
-/// about half its time): no aliasing at 3:1 (1080p to 360p). Growing (never done by a ladder) is
-/// swscale's bicubic.
+/// Shrinking is area averaging (no aliasing at 3:1): the fused kernel's (``TileFit``, what swscale's
+/// `SWS_AREA` computes, in half its time) where it applies (1080p to 720p), swscale's `SWS_AREA`
+/// where it does not (1080p to 360p). Growing (never done by a ladder) is swscale's bicubic.
 public final class CanvasResizer: @unchecked Sendable {
     public let output: CanvasFrame
     private let sws: OpaquePointer?
@@ -19,12 +19,14 @@ public final class CanvasResizer: @unchecked Sendable {
         guard sourceWidth > 0, sourceHeight > 0 else {
             throw MediaError(.invalidArgument, "canvas scaler \(sourceWidth)x\(sourceHeight) -> \(width)x\(height)")
         }
-        if width <= sourceWidth, height <= sourceHeight {
-            fit = try TileFit(sourceWidth: sourceWidth, sourceHeight: sourceHeight, width: width, height: height)
+        let shrinking = width <= sourceWidth && height <= sourceHeight
+        if shrinking, TileFit.usesAVX2, let fit = try? TileFit(sourceWidth: sourceWidth, sourceHeight: sourceHeight, width: width, height: height) {
+            self.fit = fit
             sws = nil
         } else {
+            // Growing, shrinking past what the kernel takes (about 1.7:1 across: 1080p to 360p), or no AVX2: swscale.
             guard let sws = sws_getContext(Int32(sourceWidth), Int32(sourceHeight), AV_PIX_FMT_YUV420P, Int32(width), Int32(height),
-                                           AV_PIX_FMT_YUV420P, SWS_BICUBIC, nil, nil, nil) else {
+                                           AV_PIX_FMT_YUV420P, shrinking ? SWS_AREA : SWS_BICUBIC, nil, nil, nil) else {
                 throw MediaError(.outOfMemory, "canvas scaler \(sourceWidth)x\(sourceHeight) -> \(width)x\(height)")
             }
             let table = sws_getCoefficients(colourSpace.swsColorspace)

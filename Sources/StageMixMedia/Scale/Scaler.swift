@@ -17,9 +17,10 @@ public final class Scaler: @unchecked Sendable {
 
     /// How pictures of another size than their rectangle are fitted.
     public enum Path: Sendable {
-        /// The fused kernel where it applies (yuv420p, yuvj420p), swscale elsewhere.
+        /// The fused kernel where it applies (yuv420p, yuvj420p, shrinking at most about 1.7:1 across,
+        /// an AVX2 CPU), swscale elsewhere.
         case kernel
-        /// The same with the kernel's plain C rows even on an AVX2 CPU (tests compare the two).
+        /// The kernel's plain C rows wherever it applies, even on an AVX2 CPU (tests compare the two).
         case portableKernel
         /// swscale's `SWS_AREA` and ``ColourConversion`` afterwards: what the kernel is checked against.
         case swscale
@@ -58,10 +59,12 @@ public final class Scaler: @unchecked Sendable {
                 if conversion != nil { conversions += 1 }
                 return
             }
-            if path != .swscale {
-                // Scaled and converted in one pass, straight into the canvas (no swscale, no margin to save).
-                try tileFit(from: crop, to: dst).fit(frame.pointer, origin: (crop.x, crop.y), into: canvas.pointer, rect: dst,
-                                                     conversion: conversion, portable: path == .portableKernel)
+            // Scaled and converted in one pass, straight into the canvas (no swscale, no margin to save).
+            // swscale takes what the kernel refuses (shrinking past about 1.7:1 across), and every fit
+            // on a CPU without AVX2, where its general path is faster than the kernel's plain C rows.
+            if path == .portableKernel || (path == .kernel && TileFit.usesAVX2), let fitter = tileFit(from: crop, to: dst) {
+                fitter.fit(frame.pointer, origin: (crop.x, crop.y), into: canvas.pointer, rect: dst,
+                           conversion: conversion, portable: path == .portableKernel)
                 fits += 1
                 if conversion != nil { conversions += 1 }
                 return
@@ -81,15 +84,15 @@ public final class Scaler: @unchecked Sendable {
     }
 
     private var conversion: ColourConversion?
-    private var fitter: TileFit?
+    private var fitter: (size: (Int, Int, Int, Int), fit: TileFit?)?
 
-    /// The fused kernel's plan for this crop and tile size, kept while they stay the same.
-    private func tileFit(from crop: Rect, to dst: Rect) throws(MediaError) -> TileFit {
-        if let fitter, fitter.sourceWidth == crop.width, fitter.sourceHeight == crop.height,
-           fitter.width == dst.width, fitter.height == dst.height { return fitter }
-        let made = try TileFit(sourceWidth: crop.width, sourceHeight: crop.height, width: dst.width, height: dst.height)
-        fitter = made
-        fitBuilds += 1
+    /// The fused kernel's plan for this crop and tile size, kept while they stay the same (a refusal too).
+    private func tileFit(from crop: Rect, to dst: Rect) -> TileFit? {
+        let size = (crop.width, crop.height, dst.width, dst.height)
+        if let fitter, fitter.size == size { return fitter.fit }
+        let made = try? TileFit(sourceWidth: crop.width, sourceHeight: crop.height, width: dst.width, height: dst.height)
+        fitter = (size, made)
+        if made != nil { fitBuilds += 1 }
         return made
     }
 

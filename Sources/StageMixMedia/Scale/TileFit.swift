@@ -2,11 +2,12 @@ internal import CFFmpeg
 internal import CStageMixKernels
 
 /// One source size fitted to one tile size by the fused kernel of `CStageMixKernels` (tile_fit.c):
-/// each output row is combined from the source rows it needs, resampled across, written straight into
-/// the canvas and converted to the canvas's colour space while it is in the cache, with no picture in
-/// between. Area averaging where an axis shrinks, bilinear where it grows, as swscale's `SWS_AREA`
-/// computes them; AVX2 where the CPU has it, plain C beside it. For yuv420p and yuvj420p sources (every
-/// VP8, H.264 and AV1 camera this project has seen); other formats go through swscale (``Scaler``).
+/// each source row resampled across once, the output rows combined down straight into the canvas and
+/// converted to the canvas's colour space while they are in the cache, with no picture in between.
+/// Area averaging where an axis shrinks, bilinear where it grows, as swscale's `SWS_AREA` computes them.
+/// For yuv420p and yuvj420p sources (every VP8, H.264 and AV1 camera this project has seen), shrinking
+/// at most about 1.7:1 across (the init throws otherwise); AVX2 rows where the CPU has them, plain C
+/// rows beside them. ``Scaler`` and ``CanvasResizer`` use swscale for the rest.
 final class TileFit {
     let sourceWidth: Int, sourceHeight: Int, width: Int, height: Int
     private let fit: OpaquePointer
