@@ -83,9 +83,15 @@ struct RemadeCapture {
 
     /// Reads the capture as it is now, composes it with the grid layout into `root/out-N`, and reads the HLS back.
     /// A speaker layout's speakers come from the microphones, as `stagemix compose` works them out.
-    func compose(_ settings: ComposeSettings = ComposeSettings(preset: "ultrafast"), layout: String = "grid") throws -> Composed {
+    /// `canvas`: the layout's canvas made another size (tiles that are not the layers' sizes).
+    /// `labels` false: no names over the pictures (`--labels off`).
+    func compose(_ settings: ComposeSettings = ComposeSettings(preset: "ultrafast"), layout: String = "grid",
+                 canvas: CanvasSize? = nil, labels: Bool = true) throws -> Composed {
         let capture = try CaptureReader.read(directory: directory)
-        let document = try PlanDocument(capture: capture, layout: try Layout.resolve(layout)) {
+        var resolved = try Layout.resolve(layout)
+        if let canvas { resolved.canvas = canvas }
+        if !labels { resolved = resolved.withoutLabels }
+        let document = try PlanDocument(capture: capture, layout: resolved) {
             try SpeakerAnalysis(capture: capture, timeline: $0).speakers()
         }
         let out = root.appendingPathComponent("out-\(UUID().uuidString.prefix(8))")
