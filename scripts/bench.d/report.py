@@ -14,8 +14,9 @@ import os
 import subprocess
 import sys
 
-# Issue 4's targets: StageMix CPU at most this times the peer's.
-CPU_TARGETS = [("ffmpeg-high", 0.75), ("ffmpeg-matching", 1.00), ("encoder", 1.10)]
+# StageMix CPU at most this times the peer's: issue 4's against the ffmpeg CLI, issue 37's against the
+# encoder alone (everything but the encoders at most 7 % of them).
+CPU_TARGETS = [("ffmpeg-high", 0.75), ("ffmpeg-matching", 1.00), ("encoder", 1.07)]
 PEAK_MB_LIMIT = 250          # 4-participant job
 LONG_PEAK_GROWTH = 0.10      # 10-minute job's peak vs the 1-minute job's
 
