@@ -20,7 +20,7 @@ extension LoudnessReport {
         /// Nil for the meter's `-inf` (silence), which JSON cannot carry.
         func finite(_ value: Double?) -> Double? { value.flatMap { $0.isFinite ? $0 : nil } }
         self.init(targetLUFS: levels?.targetLUFS, inputLUFS: levels?.inputLUFS,
-                  outputLUFS: finite(audio?.meter.integratedLUFS), outputTruePeakDBTP: finite(audio?.meter.truePeakDBTP),
+                  outputLUFS: finite(audio?.outputLUFS), outputTruePeakDBTP: finite(audio?.outputTruePeakDBTP),
                   trackGainDB: levels?.trackGainDB ?? [:], masterGainDB: levels?.masterGainDB ?? 0)
     }
 }
