@@ -26,7 +26,8 @@
  *
  * Across, a group of 16 output samples is made from two 16-byte loads of the source row (one per
  * 8 samples, one per 128-bit lane) and, per tap, one byte shuffle that puts each sample's tap in
- * the high byte of its 16-bit lane (the sample times 256), one multiply and one add. That needs
+ * the high byte of its 16-bit lane (the sample times 256), one multiply and one add (tap k's shuffle
+ * is tap 0's with k added to every offset). That needs
  * every 8 neighbouring samples' windows inside 16 bytes: at most 4 taps, shrinking at most about
  * 1.7:1 across. Down, any number of rows, one multiply and add per row per 16 samples. A fit
  * outside that (shrinking further across: a 1080p ladder's 360p rendition, thumbnails) is refused
@@ -43,7 +44,7 @@ typedef struct {
 /* GROUP output samples made from two windows of the source row: shuffles and weights per tap. */
 typedef struct {
     int32_t base[2];                    /* where samples 0-7's window and 8-15's start */
-    uint8_t shuffle[MAX_ACROSS][32];    /* per tap: per sample, the byte pair (0x80, offset) */
+    uint8_t shuffle[32];                /* tap 0's: per sample, the byte pair (0x80, offset); tap k's adds k */
     uint16_t w[MAX_ACROSS][GROUP];      /* per tap: the 16 samples' weights */
 } row_group;
 
@@ -158,8 +159,10 @@ static int groups_make(plane_fit *p) {
                         if (offset < 0 || offset >= WINDOW) return -1;
                     }
                     /* Little-endian 16-bit lane: low byte zero (0x80 clears it), high byte the sample. */
-                    group->shuffle[k][2 * lane] = 0x80;
-                    group->shuffle[k][2 * lane + 1] = (uint8_t)offset;
+                    if (k == 0) {
+                        group->shuffle[2 * lane] = 0x80;
+                        group->shuffle[2 * lane + 1] = (uint8_t)offset;
+                    }
                     group->w[k][lane] = weight;
                 }
             }
@@ -266,10 +269,11 @@ static inline __m256i across_group(const uint8_t *src, const row_group *group, c
     __m256i window = _mm256_inserti128_si256(
         _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(src + group->base[0]))),
         _mm_loadu_si128((const __m128i *)(src + group->base[1])), 1);
-    __m256i acc = _mm256_mulhi_epu16(_mm256_shuffle_epi8(window, _mm256_loadu_si256((const __m256i *)group->shuffle[0])),
-                                     _mm256_loadu_si256((const __m256i *)group->w[0]));
+    /* Tap k's shuffle is tap 0's with every offset k further (the cleared bytes, 0x80 + k, stay cleared). */
+    const __m256i first = _mm256_loadu_si256((const __m256i *)group->shuffle);
+    __m256i acc = _mm256_mulhi_epu16(_mm256_shuffle_epi8(window, first), _mm256_loadu_si256((const __m256i *)group->w[0]));
     for (int k = 1; k < taps; k++) {
-        __m256i samples = _mm256_shuffle_epi8(window, _mm256_loadu_si256((const __m256i *)group->shuffle[k]));
+        __m256i samples = _mm256_shuffle_epi8(window, _mm256_add_epi8(first, _mm256_set1_epi8((char)k)));
         acc = _mm256_add_epi16(acc, _mm256_mulhi_epu16(samples, _mm256_loadu_si256((const __m256i *)group->w[k])));
     }
     return acc;
