@@ -28,17 +28,20 @@ extension StageMix {
             @OptionGroup var queue: QueueOption
 
             func run() async throws {
-                let found = try await queue.url.withQueue { queue -> (Job, [Job])? in
+                let found = try await queue.url.withQueue { queue -> (Job, [Job], Job?)? in
                     guard let job = try await queue.job(id: id) else { return nil }
-                    return (job, try await queue.chunks(of: job.id))
+                    return (job, try await queue.chunks(of: job.id), try await queue.sessionAudio(of: job.id))
                 }
-                guard let (job, chunkJobs) = found else {
+                guard let (job, chunkJobs, audio) = found else {
                     try? FileHandle.standardError.write(contentsOf: Data("no job \(id)\n".utf8))
                     throw ExitCode.failure
                 }
                 print(JobReport.detail(job))
                 if let summary = JobReport.chunkSummary(job, chunks: chunkJobs) { print(summary) }
-                if let parent = job.parentID { print("chunk:        \(job.chunk ?? 0) of composition \(parent)") }
+                if let audio { print(JobReport.sessionAudioLine(audio)) }
+                if let parent = job.parentID {
+                    print(job.isSessionAudio ? "audio:        the session's audio of composition \(parent)" : "chunk:        \(job.chunk ?? 0) of composition \(parent)")
+                }
                 if chunks, !chunkJobs.isEmpty { print(JobReport.chunkTable(chunkJobs)) }
             }
         }

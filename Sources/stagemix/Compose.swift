@@ -148,9 +148,11 @@ extension StageMix {
                 if chunkPhase == .join { try space(capture, layout, options) }
                 try capture.checkStorage()
                 for warning in doc.warnings { try? FileHandle.standardError.write(contentsOf: Data("warning: \(warning)\n".utf8)) }
+                // A join remuxes the audio its plan made a job of its own; one planned by a version before that mixes it.
+                let audioApart = try chunkPhase != .join || ChunkRun.read(in: work!).audioApart == true
                 let chunking = options.chunkSeconds.map {
                     Chunking(seconds: $0, jobs: options.jobs ?? ProcessInfo.processInfo.activeProcessorCount, options: options,
-                             runner: ChunkProcess(), encodedIn: chunkPhase == .join ? work : nil)
+                             runner: ChunkProcess(), encodedIn: chunkPhase == .join ? work : nil, audioApart: audioApart)
                 }
                 let job = ComposeRun(capture: capture, document: doc, settings: ComposeSettings(options), chunking: chunking)
                 let destination: OutputDestination

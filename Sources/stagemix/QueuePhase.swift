@@ -9,8 +9,9 @@ import StageMixPlan
 /// The phases of a chunked composition that a queue worker runs as `stagemix compose` (hidden
 /// `--chunk-phase`): `plan` plans once and writes the work folder's `run.json`, then says how many
 /// chunks there are on stdout; `join` plans again from it (the same plan, the speaker pass not run
-/// again) and joins the chunks the workers encoded into the output. The chunks themselves are
-/// `stagemix compose-chunk --work W --index K --into DIR`.
+/// again) and joins the chunks the workers encoded, and the session's audio they encoded beside them,
+/// into the output. The chunks themselves are `stagemix compose-chunk --work W --index K --into DIR`,
+/// the audio `stagemix compose-chunk --work W --audio --into DIR`.
 enum QueuePhase: String, ExpressibleByArgument, CaseIterable {
     case plan
     case join
@@ -27,8 +28,9 @@ enum QueuePhase: String, ExpressibleByArgument, CaseIterable {
         let plan = planned.2.plan
         let ranges = ChunkRun.ranges(plan: plan, options: options)
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-        try ChunkRun(capture: capture, options: options, plan: plan, speakers: heard.turns, ranges: ranges).write(in: work)
-        print(ComposeChild.ChunksLine(count: ranges.count).text)
+        let run = ChunkRun(capture: capture, options: options, plan: plan, speakers: heard.turns, ranges: ranges)
+        try run.write(in: work)
+        print(ComposeChild.ChunksLine(count: ranges.count, audio: run.audioApart == true).text)
         return planned
     }
 

@@ -6,8 +6,10 @@ import StageMixTime
 
 /// The join of a chunked run (docs/chunks.md): chunks taken in order, each one's packets restamped
 /// into the containers a whole run writes (``CompositionOutputs``, opened with the first chunk),
-/// with the session's audio mixed and AAC-encoded frame by frame beside them. A chunked run joins
-/// chunks as they finish; a followed run (`compose --follow`) joins each as soon as it is made,
+/// with the session's audio beside them (``JoinedAudio``): its packets, encoded by the audio work, put
+/// after the frame each came out after in the audio work's encoder, or mixed and AAC-encoded here
+/// frame by frame (a followed run). Either way every container gets what a whole run gives it, in
+/// the same order. A chunked run joins chunks as they finish; a followed run (`compose --follow`) joins each as soon as it is made,
 /// while the session is still recorded, its plan growing with the session (``extend(to:)``).
 final class ChunkJoiner {
     private(set) var plan: CompositionPlan
@@ -21,26 +23,54 @@ final class ChunkJoiner {
     private let fps: [Int]
     private var outputs: CompositionOutputs?
     private var intervals: FrameIntervals
-    let audio: FrameAudio
-    let ledger = LossLedger()
+    let audio: JoinedAudio
+    let ledger: LossLedger
     var clock = StageClock()
     private(set) var results: [ChunkResult] = []
     private(set) var samples = 0
 
-    init(capture: Capture, plan: CompositionPlan, settings: ComposeSettings, stageEvents: [StageEvent], levels: MixLevels,
+    /// The join of a followed run: the audio mixed here with `levels`.
+    convenience init(capture: Capture, plan: CompositionPlan, settings: ComposeSettings, stageEvents: [StageEvent], levels: MixLevels,
+                     hlsDirectory: URL, mp4: URL?, sessionEnded: Bool = true) throws {
+        let ledger = LossLedger()
+        let mixed = try FrameAudio(capture: capture, plan: plan, ledger: ledger, levels: levels)
+        mixed.growing = !sessionEnded
+        try self.init(plan: plan, settings: settings, stageEvents: stageEvents, audio: .mixed(mixed), ledger: ledger,
+                      hlsDirectory: hlsDirectory, mp4: mp4, sessionEnded: sessionEnded)
+    }
+
+    init(plan: CompositionPlan, settings: ComposeSettings, stageEvents: [StageEvent], audio: JoinedAudio, ledger: LossLedger = LossLedger(),
          hlsDirectory: URL, mp4: URL?, sessionEnded: Bool = true) throws {
         self.plan = plan
+        self.audio = audio
+        self.ledger = ledger
         ended = sessionEnded
         self.settings = settings
         self.stageEvents = stageEvents
         self.hlsDirectory = hlsDirectory
         self.mp4 = mp4
-        audio = try FrameAudio(capture: capture, plan: plan, ledger: ledger, levels: levels)
         renditions = settings.renditions.isEmpty
             ? [Rendition(width: plan.canvas.width, height: plan.canvas.height, rate: settings.videoRate)] : settings.renditions
         fps = renditions.map { $0.fps ?? plan.fps }
         intervals = FrameIntervals(plan: plan)
-        audio.growing = !sessionEnded
+        if case .encoded(_, let result) = audio {
+            samples = result.samples
+            for note in result.lossNotes { ledger.note(note) }
+        }
+    }
+
+    /// The audio mixed here (a followed run's), nil when it was encoded apart.
+    var mixedAudio: FrameAudio? {
+        if case .mixed(let audio) = audio { return audio }
+        return nil
+    }
+
+    /// Media the audio could not read, with why.
+    var audioLostMedia: [String: String] {
+        switch audio {
+        case .mixed(let audio): audio.lostMedia
+        case .encoded(_, let result): result.lostMedia
+        }
     }
 
     /// A followed run's plan of the session known further: it says what the last one said up to where
@@ -48,13 +78,13 @@ final class ChunkJoiner {
     func extend(to plan: CompositionPlan, capture: Capture) {
         self.plan = plan
         intervals = FrameIntervals(plan: plan)
-        audio.extend(to: plan, capture: capture)
+        mixedAudio?.extend(to: plan, capture: capture)
     }
 
     /// A followed run's session has ended: see ``CompositionOutputs/sessionEnded(durationMs:stageEvents:)``.
     func sessionEnded(stageEvents: [StageEvent]) throws {
         ended = true
-        audio.growing = false
+        mixedAudio?.growing = false
         try outputs?.sessionEnded(durationMs: plan.durationMs, stageEvents: stageEvents)
     }
 
@@ -79,11 +109,16 @@ final class ChunkJoiner {
                 let packet = try readers[r].next(decodeIndex: n / (plan.fps / fps[r]), delay: result.reorderDelayFrames[r])
                 try outputs.videoRoutes[r].write(packet)
             }
-            clock.charge(.other)
-            let planes = audio.samples(endingFrame: n, interval: intervals.interval(atFrame: n))
-            clock.charge(.audioDecodeMix)
-            try outputs.audio.send(planar: planes)
-            samples += planes[0].count
+            switch audio {
+            case .mixed(let audio):
+                clock.charge(.other)
+                let planes = audio.samples(endingFrame: n, interval: intervals.interval(atFrame: n))
+                clock.charge(.audioDecodeMix)
+                try outputs.audio.send(planar: planes)
+                samples += planes[0].count
+            case .encoded(let packets, _):
+                try packets.write(upToFrame: Int64(n), into: outputs.audio)
+            }
         }
         for reader in readers { try reader.checkEnd() }
         if removesVideo {
@@ -95,8 +130,12 @@ final class ChunkJoiner {
     /// A ladder's master playlist as it stands (nil for one rendition, or before the first chunk).
     func masterPlaylist() throws -> String? { try outputs?.masterPlaylist() }
 
-    /// After the last chunk: flushes the audio and closes every container.
+    /// After the last chunk: the audio's last packets (flushed here, or the audio work's), and every container closed.
     func finish() throws {
+        if case .encoded(let packets, let result) = audio, let outputs {
+            try packets.write(upToFrame: AudioPacketFile.atEnd, into: outputs.audio)
+            try packets.checkEnd(expected: result.packets)
+        }
         try outputs?.finish()
     }
 }

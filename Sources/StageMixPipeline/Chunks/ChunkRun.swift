@@ -16,6 +16,9 @@ public struct ChunkRun: Sendable, Codable {
     public var speakers: SpeakerTimeline?
     /// Output frames `[from, to)` of each chunk, in order.
     public var ranges: [[Int]]
+    /// Whether the session's audio is a job of its own (its files in `audio/`), which the join remuxes;
+    /// nil in the `run.json` of a version before it, whose join mixes the audio itself.
+    public var audioApart: Bool?
 
     public init(capture: String, options: ComposeOptions, plan: CompositionPlan, speakers: SpeakerTimeline?, ranges: [Range<Int>]) {
         self.capture = capture
@@ -23,6 +26,7 @@ public struct ChunkRun: Sendable, Codable {
         self.plan = plan
         self.speakers = speakers
         self.ranges = ranges.map { [$0.lowerBound, $0.upperBound] }
+        audioApart = !ranges.isEmpty
     }
 
     public static let fileName = "run.json"
@@ -37,6 +41,17 @@ public struct ChunkRun: Sendable, Codable {
     /// Where chunk `index`'s files are once it is done.
     public static func chunkFolder(_ index: Int, in work: URL) -> URL {
         work.appendingPathComponent(ComposeChild.chunkFolderName(index))
+    }
+
+    /// Where the session's audio files are once its job is done.
+    public static func audioFolder(in work: URL) -> URL {
+        work.appendingPathComponent(ComposeChild.audioFolderName)
+    }
+
+    /// The session's audio job, writing its files into `folder`.
+    public func audioJob(writingInto folder: URL) throws -> SessionAudioJob {
+        guard audioApart == true else { throw ChunkRunError("run.json has no audio job: its join mixes the audio") }
+        return SessionAudioJob(capture: capture, options: options, plan: plan, work: folder.path)
     }
 
     /// Chunk `index`'s job, writing its files into `folder`.

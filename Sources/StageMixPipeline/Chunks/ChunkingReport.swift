@@ -12,6 +12,15 @@ public struct ChunkingReport: Sendable, Codable, Equatable {
     public var chunkSeconds: Double
     public var jobs: Int
     public var chunks: [Chunk]
-    /// This process: the loudness pass, the audio mix and AAC, and joining the chunks' video.
+    /// The session's audio work (loudness pass, mix, AAC) when it ran beside the chunks; nil when the join mixed it.
+    public var audio: Audio?
+    /// This process: joining the chunks' video and the audio's packets (and, when `audio` is nil, the
+    /// loudness pass and the audio's mix and AAC).
     public var joinCPUSeconds: Double
+
+    public struct Audio: Sendable, Codable, Equatable {
+        /// Its process, every thread.
+        public var cpuSeconds: Double
+        public var wallSeconds: Double
+    }
 }

@@ -125,8 +125,8 @@ public struct FollowedComposition: Sendable {
             let result: CompositionPipeline.Result
             let chunking: ChunkingReport?
             if let joiner {
-                var loudness = LoudnessReport(levels: nil, audio: joiner.audio)
-                if case .causal(let causal) = joiner.audio.levels {
+                var loudness = LoudnessReport(levels: nil, audio: joiner.mixedAudio)
+                if case .causal(let causal) = joiner.mixedAudio?.levels {
                     loudness.targetLUFS = causal.targetLUFS
                     loudness.trackGainDB = causal.trackGainDB
                     loudness.masterGainDB = causal.masterGainDB

@@ -1,9 +1,13 @@
 import StageMixMedia
 
-/// The mixed audio's AAC encoder and where its packets go: the one audio of every rendition.
+/// The mixed audio's AAC encoder and where its packets go: the one audio of every rendition. A
+/// chunked run's join takes packets the session's audio work encoded instead (``write(encoded:)``),
+/// from an encoder opened with the same settings; its own then only gives the streams their parameters.
 final class AudioOutput {
     let encoder: AudioEncoder
     var routes = PacketRoutes()
+    /// Whether the packets come from elsewhere: the encoder here is then never fed, nor flushed.
+    private var encodedElsewhere = false
 
     init(encoder: AudioEncoder) { self.encoder = encoder }
 
@@ -12,7 +16,14 @@ final class AudioOutput {
         try routes.drain(encoder.receive)
     }
 
+    /// A packet the session's audio work encoded, in the order its encoder gave it out.
+    func write(encoded packet: Packet) throws {
+        encodedElsewhere = true
+        try routes.write(packet)
+    }
+
     func finish() throws {
+        if encodedElsewhere { return }
         try encoder.sendEndOfStream()
         try routes.drain(encoder.receive)
     }

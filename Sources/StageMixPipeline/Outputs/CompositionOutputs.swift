@@ -34,6 +34,13 @@ final class CompositionOutputs {
         !settings.renditions.isEmpty || settings.segmentFormat == .fmp4 || mp4
     }
 
+    /// The session's AAC encoder: the one a chunked run's audio work encodes with is the one the join's
+    /// containers take their audio stream's parameters from.
+    static func audioEncoder(_ settings: ComposeSettings, mp4: Bool) throws(MediaError) -> AudioEncoder {
+        try AudioEncoder(sampleRate: MediaTime.sampleRate, channels: 2, bitrate: settings.audioBitrate,
+                         globalHeader: needsGlobalHeader(settings, mp4: mp4))
+    }
+
     /// `sessionEnded`: false for a followed run's containers, opened before the session's end is known
     /// (``sessionEnded(durationMs:stageEvents:)`` tells it then).
     init(plan: CompositionPlan, settings: ComposeSettings, stageEvents: [StageEvent], video: [VideoStream],
@@ -42,10 +49,8 @@ final class CompositionOutputs {
         self.video = video
         segmentFormat = settings.segmentFormat
         let ladder = !settings.renditions.isEmpty
-        let globalHeader = Self.needsGlobalHeader(settings, mp4: mp4 != nil)
         videoRoutes = video.map { _ in PacketRoutes() }
-        audio = AudioOutput(encoder: try AudioEncoder(sampleRate: MediaTime.sampleRate, channels: 2,
-                                                      bitrate: settings.audioBitrate, globalHeader: globalHeader))
+        audio = AudioOutput(encoder: try Self.audioEncoder(settings, mp4: mp4 != nil))
         let dateRanges = Self.dateRanges(stageEvents)
         func playlist(in directory: URL) throws -> HLSMuxer {
             let muxer = try HLSMuxer(directory: directory, segmentDuration: settings.segmentSeconds,

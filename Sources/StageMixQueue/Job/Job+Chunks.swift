@@ -31,22 +31,40 @@ extension Job {
     /// How far a chunked composition is once planned; its chunks and its join take it to 100.
     public static let plannedPercent = 2.0
 
-    /// Its chunks have moved: one dead fails the composition (fencing its join, whose worker stops it);
+    /// The chunk number of a chunked composition's session audio job (docs/chunks.md, "Audio"): below
+    /// every chunk's, so that compose slots claim it first and it is done early.
+    public static let sessionAudioChunk = -1
+
+    /// A chunk job that makes the session's audio of its composition, not a chunk of its video.
+    public var isSessionAudio: Bool { parentID != nil && chunk == Self.sessionAudioChunk }
+
+    /// The session's audio of the chunked composition `parent` (loudness pass, mix, AAC), a job beside its
+    /// chunks: claimed, retried, rescued and cancelled as a chunk is.
+    public init(sessionAudioOf parent: Job, now: Double) {
+        self.init(chunk: Self.sessionAudioChunk, of: parent, now: now)
+        id = parent.id + "-audio"
+        dedupeKey = parent.dedupeKey + "/audio"
+    }
+
+    /// Its chunks (and its session's audio) have moved: one dead fails the composition (fencing its join, whose worker stops it);
     /// while no join holds it, its progress is its chunks', never going back.
     public mutating func settle(chunks: [Job], now: Double) {
         // A join backing off after a failure is still the composition's: a chunk dead meanwhile fails it.
         guard state == .running || state == .failed, phase == .join else { return }
+        // The session's audio is one of `chunks` when it is a job of its own: it fails the composition as a chunk does.
+        let video = chunks.filter { !$0.isSessionAudio }
         if let dead = chunks.first(where: { $0.state == .dead }) {
             state = .dead
-            lastError = "chunk \(dead.chunk ?? 0) of \(chunks.count) failed for good: \(dead.lastError ?? "no error recorded")"
+            let what = dead.isSessionAudio ? "the session's audio" : "chunk \(dead.chunk ?? 0) of \(video.count)"
+            lastError = "\(what) failed for good: \(dead.lastError ?? "no error recorded")"
             leaseOwner = nil
             leaseExpiresAt = nil
             updatedAt = now
             return
         }
-        guard state == .running, leaseOwner == nil, !chunks.isEmpty else { return }
-        let done = chunks.reduce(0.0) { $0 + ($1.state == .succeeded ? 100 : min(100, max(0, $1.progress))) }
-        let percent = Self.plannedPercent + (99 - Self.plannedPercent) * done / (100 * Double(chunks.count))
+        guard state == .running, leaseOwner == nil, !video.isEmpty else { return }
+        let done = video.reduce(0.0) { $0 + ($1.state == .succeeded ? 100 : min(100, max(0, $1.progress))) }
+        let percent = Self.plannedPercent + (99 - Self.plannedPercent) * done / (100 * Double(video.count))
         if percent > progress + 0.05 {
             progress = percent
             updatedAt = now

@@ -26,11 +26,13 @@ public protocol JobQueue: Sendable {
     func list(limit: Int) async throws -> [Job]
     /// How many jobs are in each state (every state present, zero when none).
     func countByState() async throws -> [JobState: Int]
-    /// The plan attempt of a chunked composition made `chunks` chunks' work: they are queued, and the
-    /// composition waits for them without a lease.
-    func split(_ lease: JobLease, chunks: Int) async throws -> Job.FenceResult
-    /// A chunked composition's chunk jobs, in order.
+    /// The plan attempt of a chunked composition made `chunks` chunks' work (and, with `audio`, the
+    /// session's audio's): they are queued, and the composition waits for them without a lease.
+    func split(_ lease: JobLease, chunks: Int, audio: Bool) async throws -> Job.FenceResult
+    /// A chunked composition's chunk jobs, in order (its session's audio job apart).
     func chunks(of id: String) async throws -> [Job]
+    /// A chunked composition's session audio job, if it has one.
+    func sessionAudio(of id: String) async throws -> Job?
     /// How many chunk jobs are in each state.
     func countChunksByState() async throws -> [JobState: Int]
     /// Chunked compositions that failed for good or were cancelled in the last `seconds`, newest first
@@ -42,6 +44,12 @@ public protocol JobQueue: Sendable {
 }
 
 extension JobQueue {
+    /// The plan made `chunks` chunks' work, and the join mixes the session's audio itself (as a version
+    /// before the audio job did).
+    public func split(_ lease: JobLease, chunks: Int) async throws -> Job.FenceResult {
+        try await split(lease, chunks: chunks, audio: false)
+    }
+
     /// The next job for a compose slot: a whole composition, a plan, or a chunk.
     public func claim(worker: String, leaseSeconds: Double) async throws -> Job? {
         try await claim(worker: worker, leaseSeconds: leaseSeconds, joins: false)

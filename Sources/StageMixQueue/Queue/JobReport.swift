@@ -57,6 +57,12 @@ public enum JobReport {
         }
     }
 
+    /// A chunked composition's session audio job in a line: its state and attempts, and its error if any.
+    public static func sessionAudioLine(_ audio: Job) -> String {
+        "audio:        \(audio.state.rawValue)\(audio.cancelRequested && audio.state == .running ? " (cancelling)" : ""), attempt \(audio.attempt) of \(audio.maxAttempts)"
+            + (audio.lastError.map { ": " + oneLine($0) } ?? "")
+    }
+
     /// One line per chunk: its number, frames' seconds are in run.json; here state, attempts, progress, wait and error.
     public static func chunkTable(_ chunks: [Job]) -> String {
         var lines = ["CHUNK  STATE       ATTEMPTS  PROGRESS  WAITED   LAST ERROR"]

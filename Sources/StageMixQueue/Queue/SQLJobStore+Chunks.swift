@@ -6,9 +6,9 @@ import Foundation
 /// ends stops its chunks.
 extension SQLJobStore {
     /// The plan attempt of `lease` has written the work of `count` chunks: the composition lets go of
-    /// its lease, its chunk jobs are queued (any made by an earlier plan go), and its join is ready for
-    /// a worker's join slot, which joins the chunks as they land.
-    public func split(_ lease: JobLease, chunks count: Int) async throws -> Job.FenceResult {
+    /// its lease, its chunk jobs are queued (with `audio`, the session's audio job first; any made by an
+    /// earlier plan go), and its join is ready for a worker's join slot, which joins the chunks as they land.
+    public func split(_ lease: JobLease, chunks count: Int, audio: Bool) async throws -> Job.FenceResult {
         let lock = lockRows
         return try await transaction { tx in
             let rows = try await tx.query("SELECT \(JobSQL.columns) FROM stagemix_jobs WHERE id = $1\(lock)", [.text(lease.jobID)])
@@ -17,7 +17,8 @@ extension SQLJobStore {
             var job = old
             guard job.split(lease, now: tx.now) == .applied else { return .fenced }
             _ = try await tx.query("DELETE FROM stagemix_jobs WHERE parent_id = $1", [.text(job.id)])
-            let chunks = (0..<max(0, count)).map { Job(chunk: $0, of: job, now: tx.now) }
+            let chunks = (audio && count > 0 ? [Job(sessionAudioOf: job, now: tx.now)] : [])
+                + (0..<max(0, count)).map { Job(chunk: $0, of: job, now: tx.now) }
             for chunk in chunks {
                 let (sql, binds) = JobSQL.insert(chunk)
                 guard try await !tx.query(sql, binds).isEmpty else {
@@ -31,18 +32,25 @@ extension SQLJobStore {
         }
     }
 
-    /// The chunk jobs of composition `id`, in order (none for a job composed whole).
+    /// The chunk jobs of composition `id`, in order (none for a job composed whole), its session's audio job apart.
     public func chunks(of id: String) async throws -> [Job] {
-        try await read("SELECT \(JobSQL.columns) FROM stagemix_jobs WHERE parent_id = $1 ORDER BY chunk", [.text(id)])
+        try await read("SELECT \(JobSQL.columns) FROM stagemix_jobs WHERE parent_id = $1 AND chunk >= 0 ORDER BY chunk", [.text(id)])
             .map(JobSQL.decode)
     }
 
-    /// How many chunk jobs are in each state, over all compositions (every state present).
-    public func countChunksByState() async throws -> [JobState: Int] {
-        try await countStates(where: "parent_id IS NOT NULL")
+    /// The session's audio job of composition `id`; nil when it has none (a job composed whole, a
+    /// composition planned by a version before the audio was a job of its own).
+    public func sessionAudio(of id: String) async throws -> Job? {
+        try await read("SELECT \(JobSQL.columns) FROM stagemix_jobs WHERE parent_id = $1 AND chunk = $2", [.text(id), .integer(Job.sessionAudioChunk)])
+            .first.map(JobSQL.decode)
     }
 
-    /// The chunk jobs of composition `id`, in order, read inside `tx`.
+    /// How many chunk jobs are in each state, over all compositions (every state present); session audio jobs apart.
+    public func countChunksByState() async throws -> [JobState: Int] {
+        try await countStates(where: "parent_id IS NOT NULL AND chunk >= 0")
+    }
+
+    /// The chunk jobs of composition `id`, in order, its session's audio job first, read inside `tx`.
     static func chunks(of id: String, in tx: any SQLJobTransaction) async throws -> [Job] {
         try await tx.query("SELECT \(JobSQL.columns) FROM stagemix_jobs WHERE parent_id = $1 ORDER BY chunk", [.text(id)]).map(JobSQL.decode)
     }

@@ -27,6 +27,8 @@ extension SQLJobStore {
         let skipLocked = lockRowsSkippingLocked
         let lock = lockRows
         // A join (ready, or failed and backing off) is for a worker's join slot; anything else for its compose slots.
+        // A chunked composition's session audio goes first, whenever it is due (a rescued one too): its join
+        // needs it before its first chunk, and it is small beside what it would wait behind.
         let which = joins
             ? "((state = 'running' AND lease_owner IS NULL) OR state = 'failed') AND phase = 'join'"
             : "state IN ('queued', 'failed') AND (phase IS NULL OR phase <> 'join')"
@@ -36,7 +38,7 @@ extension SQLJobStore {
                 """
                 SELECT \(JobSQL.columns) FROM stagemix_jobs
                 WHERE \(which) AND run_after <= $1 AND cancel_requested = 0
-                ORDER BY run_after, created_at, chunk LIMIT 1\(skipLocked)
+                ORDER BY CASE WHEN chunk = \(Job.sessionAudioChunk) THEN 0 ELSE 1 END, run_after, created_at, chunk LIMIT 1\(skipLocked)
                 """,
                 [.real(tx.now)]
             )

@@ -2,11 +2,12 @@ public import Foundation
 import StageMixPublishing
 
 /// What an attempt runs, by its job: a composition whole, or one phase of a chunked composition
-/// (its plan, one chunk, its join), each of which reads and writes the composition's work folder.
+/// (its plan, one chunk or its session's audio, its join), each of which reads and writes the composition's work folder.
 enum AttemptKind: Sendable {
     case whole
     case plan(work: ChunkWork)
-    case chunk(work: ChunkWork, index: Int)
+    /// One chunk of the video, or the session's audio.
+    case chunk(work: ChunkWork, part: ChunkPart)
     case join(work: ChunkWork)
     /// A composition that follows its recording (`compose --follow`): its chunks go into the work, where
     /// an attempt after one whose worker died finds them and carries on (docs/follow.md).
@@ -15,7 +16,7 @@ enum AttemptKind: Sendable {
     init(_ job: Job) throws {
         if let parent = job.parentID {
             guard let index = job.chunk else { throw QueueError(.corruptRow, "chunk job \(job.id) has no chunk number") }
-            self = .chunk(work: try ChunkWork(spec: job.spec, compositionID: parent), index: index)
+            self = .chunk(work: try ChunkWork(spec: job.spec, compositionID: parent), part: ChunkPart(chunk: index))
             return
         }
         switch job.phase {

@@ -5,11 +5,12 @@ import StageMixOptions
 /// files put in place whole), the end of the plan (its chunks queued), and the work folder removed
 /// once the composition has ended.
 extension AttemptRun {
-    /// Encodes chunk `index` into a folder of this attempt's in the work folder, then puts the folder in
-    /// place (`chunk-00003/`) and marks the chunk done. Two attempts of one chunk (one whose lease ran
-    /// out but that went on) never mix their files: the first folder in place stays.
-    func chunk(_ index: Int, work: ChunkWork) async -> WorkerMetrics.Outcome {
-        let kind = AttemptKind.chunk(work: work, index: index)
+    /// Makes chunk `part` (a chunk of the video, or the session's audio) into a folder of this attempt's
+    /// in the work folder, then puts the folder in place (`chunk-00003/`, `audio/`) and marks the job
+    /// done. Two attempts of one part (one whose lease ran out but that went on) never mix their files:
+    /// the first folder in place stays.
+    func chunk(_ part: ChunkPart, work: ChunkWork) async -> WorkerMetrics.Outcome {
+        let kind = AttemptKind.chunk(work: work, part: part)
         guard let command = configuration.chunkCommand else {
             await report("fail") { [lease] queue in
                 _ = try await queue.fail(lease, error: "\(ComposeChild.Failure.badInput): the worker's compose command does not end in compose, so it cannot run a chunk", retryable: false)
@@ -30,8 +31,8 @@ extension AttemptRun {
             }
             return await ended(.badInput, kind)
         }
-        let into = work.attemptFolder(chunk: index, attempt: lease.attempt)
-        let arguments = command + ["--work", work.local.path, "--index", "\(index)", "--into", into.path, "--worker-pid", "\(getpid())"]
+        let into = work.attemptFolder(part, attempt: lease.attempt)
+        let arguments = command + ["--work", work.local.path] + part.arguments + ["--into", into.path, "--worker-pid", "\(getpid())"]
         if let stopped = await runChild(arguments, kind: kind, leftovers: { try? FileManager.default.removeItem(at: into) }) {
             return await ended(stopped, kind)
         }
@@ -41,10 +42,10 @@ extension AttemptRun {
             return await ended(lost, kind)
         }
         do {
-            try await renewingLease { try work.publishChunk(index, from: into) }
+            try await renewingLease { try work.publish(part, from: into) }
         } catch {
             try? FileManager.default.removeItem(at: into)
-            await report("fail") { [lease] queue in _ = try await queue.fail(lease, error: Self.failure("cannot put chunk \(index) in place at \(work.description)", error, at: work.description), retryable: true) }
+            await report("fail") { [lease] queue in _ = try await queue.fail(lease, error: Self.failure("cannot put \(part) in place at \(work.description)", error, at: work.description), retryable: true) }
             return await ended(.failed, kind)
         }
         do {
@@ -82,9 +83,10 @@ extension AttemptRun {
         return fetching
     }
 
-    /// The plan attempt exited 0 having said how many chunks there are: its plan is shared, and they are queued.
-    func split(chunks count: Int?, work: ChunkWork) async -> WorkerMetrics.Outcome {
-        guard let count else {
+    /// The plan attempt exited 0 having said how many chunks there are (and whether the session's audio is
+    /// a job of its own): its plan is shared, and they are queued.
+    func split(_ line: ComposeChild.ChunksLine?, work: ChunkWork) async -> WorkerMetrics.Outcome {
+        guard let count = line?.count else {
             await report("fail") { [lease] queue in _ = try await queue.fail(lease, error: "the plan phase did not say how many chunks it made", retryable: true) }
             return .failed
         }
@@ -96,13 +98,14 @@ extension AttemptRun {
             return .failed
         }
         do {
-            let result = try await persistently(for: reportPatience) { [queue, lease] in try await queue.split(lease, chunks: count) }
+            let audio = line?.audio == true
+            let result = try await persistently(for: reportPatience) { [queue, lease] in try await queue.split(lease, chunks: count, audio: audio) }
             guard result == .applied else {
                 // Cancelled while it planned: it ends cancelled now, not when its lease runs out.
                 let cancelled = try? await persistently(for: reportPatience) { [queue, lease] in try await queue.finishCancelled(lease) }
                 return cancelled == .applied ? .cancelled : .leaseLost
             }
-            logger.info("planned \(lease): \(count) chunks queued")
+            logger.info("planned \(lease): \(count) chunks queued\(audio ? ", and the session's audio" : "")")
             return .succeeded
         } catch {
             logger.error("could not queue the chunks of \(lease): \(String(reflecting: error))")
@@ -132,22 +135,26 @@ extension AttemptRun {
     }
 
     /// Adds to the join's `report.json` what only the queue knows: how long the composition took from
-    /// being queued to being ready, and how long it and its chunks waited for a worker.
+    /// being queued to being ready, and how long it, its chunks and its session's audio waited for a worker.
     func noteQueue(in report: URL) async {
         guard let data = try? Data(contentsOf: report),
               var object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
               let chunks = try? await queue.chunks(of: job.id) else { return }
+        let audio = try? await queue.sessionAudio(of: job.id)
         func rounded(_ seconds: Double) -> Double { (max(0, seconds) * 1000).rounded() / 1000 }
-        let waits = chunks.map { rounded(($0.startedAt ?? $0.createdAt) - $0.createdAt) }
-        let planWait = rounded((job.startedAt ?? job.createdAt) - job.createdAt)
-        object["queue"] = [
+        func wait(_ job: Job) -> Double { rounded((job.startedAt ?? job.createdAt) - job.createdAt) }
+        let waits = chunks.map(wait)
+        let planWait = wait(job)
+        var queued: [String: Any] = [
             "timeToReadySeconds": rounded(Date().timeIntervalSince1970 - job.createdAt),
-            "waitingSeconds": rounded(planWait + waits.reduce(0, +)),
+            "waitingSeconds": rounded(planWait + waits.reduce(0, +) + (audio.map(wait) ?? 0)),
             "planWaitingSeconds": planWait,
             "chunks": zip(chunks, waits).map { chunk, wait in
                 ["index": chunk.chunk ?? 0, "attempts": chunk.attempt, "waitingSeconds": wait] as [String: Any]
             },
-        ] as [String: Any]
+        ]
+        if let audio { queued["audio"] = ["attempts": audio.attempt, "waitingSeconds": wait(audio)] as [String: Any] }
+        object["queue"] = queued
         guard let patched = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]) else { return }
         try? patched.write(to: report, options: .atomic)
     }

@@ -49,7 +49,7 @@ struct AttemptRun {
             await report("fail") { [lease] queue in _ = try await queue.fail(lease, error: "\(ComposeChild.Failure.badInput): \(error)", retryable: false) }
             return .badInput
         }
-        if case .chunk(let work, let index) = kind { return await chunk(index, work: work) }
+        if case .chunk(let work, let part) = kind { return await chunk(part, work: work) }
         do {
             try await renewingLease(output.prepare)
             // Before the work is read: a join that died removing it leaves it partly gone. A look at the store
@@ -84,17 +84,17 @@ struct AttemptRun {
             await report("fail") { [lease] queue in _ = try await queue.fail(lease, error: Self.failure("cannot prepare \(job.spec.out)", error, at: job.spec.out), retryable: true) }
             return .failed
         }
-        let chunks = NIOLockedValueBox<Int?>(nil)
+        let chunks = NIOLockedValueBox<ComposeChild.ChunksLine?>(nil)
         let arguments = configuration.composeCommand + job.spec.composeArguments(outDirectory: output.attemptDirectory.path) + kind.arguments
         // A join whose work is in a bucket has the chunks brought to it as they land, while it runs.
         let fetching = fetchChunks(for: kind)
         let stopped = await runChild(arguments, kind: kind, leftovers: { output.removeAttemptLeftovers() }, onLine: { line in
-            if let line = ComposeChild.ChunksLine(parsing: line) { chunks.withLockedValue { $0 = line.count } }
+            if let line = ComposeChild.ChunksLine(parsing: line) { chunks.withLockedValue { $0 = line } }
         }, abort: { fetching?.failure })
         await fetching?.finish()
         if let stopped { return await ended(stopped, kind) }
         guard case .plan(let work) = kind else { return await ended(await publish(output, kind: kind), kind) }
-        return await ended(await split(chunks: chunks.withLockedValue { $0 }, work: work), kind)
+        return await ended(await split(chunks.withLockedValue { $0 }, work: work), kind)
     }
 
     /// Runs the attempt's child to its end, renewing the lease; nil when it exited 0, else how the

@@ -14,9 +14,9 @@ import Glibc
 /// attempt's children work in a local folder of its own, which the worker fills from the prefix and
 /// whose results it uploads.
 ///
-/// A chunk is put in place whole: in a folder by renaming its attempt's folder to `chunk-00003/`; in a
-/// bucket by uploading its files under its attempt's prefix, then the object `chunk-00003.json` that
-/// names that prefix. Two attempts of one chunk never mix their files.
+/// A chunk (or the session's audio, `audio/`) is put in place whole: in a folder by renaming its
+/// attempt's folder to `chunk-00003/`; in a bucket by uploading its files under its attempt's prefix,
+/// then the object `chunk-00003.json` that names that prefix. Two attempts of one chunk never mix their files.
 public struct ChunkWork: Sendable {
     /// The folder the children read and write.
     public let local: URL
@@ -78,21 +78,21 @@ public struct ChunkWork: Sendable {
                        contentType: "application/json").wait()
     }
 
-    /// A folder of the local folder for this attempt of chunk `index` to write into.
-    func attemptFolder(chunk index: Int, attempt: Int) -> URL {
-        local.appendingPathComponent(".\(ComposeChild.chunkFolderName(index)).\(attempt)-\(UInt32.random(in: 0...UInt32.max))")
+    /// A folder of the local folder for this attempt of `part` to write into.
+    func attemptFolder(_ part: ChunkPart, attempt: Int) -> URL {
+        local.appendingPathComponent(".\(part.folderName).\(attempt)-\(UInt32.random(in: 0...UInt32.max))")
     }
 
-    /// Puts the chunk written into `folder` in place, unless another attempt already did.
-    func publishChunk(_ index: Int, from folder: URL) throws {
+    /// Puts the part written into `folder` in place, unless another attempt already did.
+    func publish(_ part: ChunkPart, from folder: URL) throws {
         let fm = FileManager.default
-        let done = local.appendingPathComponent(ComposeChild.chunkFolderName(index))
+        let done = local.appendingPathComponent(part.folderName)
         guard let bucket, let client else {
             if fm.fileExists(atPath: done.path) { try? fm.removeItem(at: folder) } else { try fm.moveItem(at: folder, to: done) }
             return
         }
         defer { try? fm.removeItem(at: folder) }
-        let marker = bucket.appending(ComposeChild.chunkFolderName(index) + ".json")
+        let marker = bucket.appending(part.folderName + ".json")
         if try client.head(marker).wait() != nil { return }
         let prefix = folder.lastPathComponent
         let files = (fm.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey])?.allObjects as? [URL] ?? [])
@@ -104,16 +104,18 @@ public struct ChunkWork: Sendable {
         try client.put(marker, body: Data(#"{"folder":"\#(prefix)"}"#.utf8), contentType: "application/json").wait()
     }
 
-    /// For the join in a bucket: brings each chunk, in order, into the local folder as it lands (its
-    /// marker names its files), renamed into place whole, until every chunk of `run.json` is there or
-    /// `shouldStop` says so. Nothing to do for a folder, where the chunks land in place.
+    /// For the join in a bucket: brings the session's audio (when `run.json` makes it a job of its own),
+    /// then each chunk, in order, into the local folder as it lands (its marker names its files),
+    /// renamed into place whole, until every part of `run.json` is there or `shouldStop` says so.
+    /// Nothing to do for a folder, where the parts land in place.
     func fetchChunks(shouldStop: @Sendable () -> Bool) throws {
         guard let bucket, let client else { return }
         let run = try JSONSerialization.jsonObject(with: Data(contentsOf: local.appendingPathComponent(Self.runFile))) as? [String: Any]
         let count = (run?["ranges"] as? [Any])?.count ?? 0
+        let parts = (run?["audioApart"] as? Bool == true ? [ChunkPart.audio] : []) + (0..<count).map(ChunkPart.video)
         let fm = FileManager.default
-        for index in 0..<count {
-            let name = ComposeChild.chunkFolderName(index)
+        for part in parts {
+            let name = part.folderName
             // Fetched before this attempt at fetching failed and was started again.
             if fm.fileExists(atPath: local.appendingPathComponent(name).path) { continue }
             var marker: Data?
