@@ -224,11 +224,6 @@ void smk_fit_free(smk_fit *fit) {
     free(fit);
 }
 
-int smk_fit_taps(const smk_fit *fit, int chroma, int vertical) {
-    const plane_fit *p = &fit->plane[chroma ? 1 : 0];
-    return vertical ? p->v.taps : p->h.taps;
-}
-
 /* ---- plain C rows: the reference the AVX2 rows are tested against, and the rows on other CPUs ---- */
 
 static inline uint16_t mulhu(uint16_t a, uint16_t b) { return (uint16_t)(((uint32_t)a * b) >> 16); }

@@ -39,9 +39,6 @@ void smk_fit_free(smk_fit *fit);
 void smk_fit_picture(smk_fit *fit, const uint8_t *const src[3], const int src_stride[3],
                      uint8_t *const dst[3], const int dst_stride[3], const smk_colour_matrix *m, int portable);
 
-/* Non-zero weights per output sample at most, on one axis of one plane (tests, reports). */
-int smk_fit_taps(const smk_fit *fit, int chroma, int vertical);
-
 /* Whether smk_fit_picture runs its AVX2 rows on this CPU. */
 int smk_fit_uses_avx2(void);
 

@@ -20,7 +20,7 @@ public final class CanvasResizer: @unchecked Sendable {
             throw MediaError(.invalidArgument, "canvas scaler \(sourceWidth)x\(sourceHeight) -> \(width)x\(height)")
         }
         let shrinking = width <= sourceWidth && height <= sourceHeight
-        if shrinking, TileFit.usesAVX2, let fit = try? TileFit(sourceWidth: sourceWidth, sourceHeight: sourceHeight, width: width, height: height) {
+        if shrinking, let fit = TileFit.preferred(sourceWidth: sourceWidth, sourceHeight: sourceHeight, width: width, height: height) {
             self.fit = fit
             sws = nil
         } else {

@@ -62,7 +62,7 @@ public final class Scaler: @unchecked Sendable {
             // Scaled and converted in one pass, straight into the canvas (no swscale, no margin to save).
             // swscale takes what the kernel refuses (shrinking past about 1.7:1 across), and every fit
             // on a CPU without AVX2, where its general path is faster than the kernel's plain C rows.
-            if path == .portableKernel || (path == .kernel && TileFit.usesAVX2), let fitter = tileFit(from: crop, to: dst) {
+            if path != .swscale, let fitter = tileFit(from: crop, to: dst) {
                 fitter.fit(frame.pointer, origin: (crop.x, crop.y), into: canvas.pointer, rect: dst,
                            conversion: conversion, portable: path == .portableKernel)
                 fits += 1
@@ -90,7 +90,9 @@ public final class Scaler: @unchecked Sendable {
     private func tileFit(from crop: Rect, to dst: Rect) -> TileFit? {
         let size = (crop.width, crop.height, dst.width, dst.height)
         if let fitter, fitter.size == size { return fitter.fit }
-        let made = try? TileFit(sourceWidth: crop.width, sourceHeight: crop.height, width: dst.width, height: dst.height)
+        let made = path == .portableKernel
+            ? try? TileFit(sourceWidth: crop.width, sourceHeight: crop.height, width: dst.width, height: dst.height)
+            : TileFit.preferred(sourceWidth: crop.width, sourceHeight: crop.height, width: dst.width, height: dst.height)
         fitter = (size, made)
         if made != nil { fitBuilds += 1 }
         return made

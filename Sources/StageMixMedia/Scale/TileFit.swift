@@ -9,7 +9,6 @@ internal import CStageMixKernels
 /// at most about 1.7:1 across (the init throws otherwise); AVX2 rows where the CPU has them, plain C
 /// rows beside them. ``Scaler`` and ``CanvasResizer`` use swscale for the rest.
 final class TileFit {
-    let sourceWidth: Int, sourceHeight: Int, width: Int, height: Int
     private let fit: OpaquePointer
 
     init(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int) throws(MediaError) {
@@ -17,10 +16,6 @@ final class TileFit {
             throw MediaError(.invalidArgument, "cannot fit \(sourceWidth)x\(sourceHeight) into \(width)x\(height)")
         }
         self.fit = fit
-        self.sourceWidth = sourceWidth
-        self.sourceHeight = sourceHeight
-        self.width = width
-        self.height = height
     }
 
     deinit { smk_fit_free(fit) }
@@ -33,11 +28,15 @@ final class TileFit {
     /// Whether the fitted rows run as AVX2 on this CPU.
     static var usesAVX2: Bool { smk_fit_uses_avx2() != 0 }
 
-    /// Non-zero weights per output sample at most (luma or chroma, across or down).
-    func taps(chroma: Bool, vertical: Bool) -> Int { Int(smk_fit_taps(fit, chroma ? 1 : 0, vertical ? 1 : 0)) }
+    /// A plan where the kernel is the fast way: it takes the sizes, and the CPU runs its AVX2 rows
+    /// (without AVX2, swscale's own SIMD beats the plain C rows). Nil: use swscale.
+    static func preferred(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int) -> TileFit? {
+        guard usesAVX2 else { return nil }
+        return try? TileFit(sourceWidth: sourceWidth, sourceHeight: sourceHeight, width: width, height: height)
+    }
 
-    /// Fits the `sourceWidth`x`sourceHeight` area of `source` at `origin` (even) into `rect` of
-    /// `destination` (`width`x`height`, even origin), converted by `conversion` when given.
+    /// Fits the area of `source` at `origin` (even) of the size this plan was made for into `rect` of
+    /// `destination` (the tile size it was made for, even origin), converted by `conversion` when given.
     /// `portable`: the plain C rows even on an AVX2 CPU (tests compare the two).
     func fit(_ source: UnsafeMutablePointer<AVFrame>, origin: (x: Int, y: Int), into destination: UnsafeMutablePointer<AVFrame>,
              rect: Rect, conversion: ColourConversion?, portable: Bool = false) {
